@@ -1,0 +1,95 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# rbd: an RDMA block device (LIO fabric rbdt.ko, blk-mq initiator rbdi.ko,
+# admin tool rbdadm).
+#
+# The kernel part is built by Kbuild (see ./Kbuild); this Makefile only
+# wraps it and builds the userspace parts and the tests.
+#
+#   make                 modules, rbdadm and unit tests
+#   make KDIR=/path      build against another kernel tree
+#   make check           unit tests and the whole guest suite
+#   make check T=...     a selection (see Documentation/testing.rst)
+#   make check-quick     the quick subset, for the inner loop
+#   make check-unit      unit tests only (plain, ASan and UBSan)
+#   make check-style     checkpatch --strict and sparse over kernel sources
+#   make install         modules (+ depmod) and rbdadm, honours DESTDIR
+
+# Default kernel tree: the running kernel's build directory when it exists,
+# else the newest installed Debian linux-headers-*-amd64.
+ifeq ($(origin KDIR),undefined)
+KDIR := $(shell d=/lib/modules/$$(uname -r)/build; \
+	if [ -d "$$d" ]; then echo "$$d"; \
+	else ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | sort -V | tail -n1; fi)
+endif
+
+need-kdir = $(if $(KDIR),,$(error no kernel tree found: run scripts/setup.sh \
+	(installs linux-headers-amd64) or pass KDIR=))
+
+KVER := $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null)
+RBD_CACHE ?= /var/cache/rbd
+CHECKPATCH ?= $(RBD_CACHE)/linux-source-6.1/scripts/checkpatch.pl
+KSRC := $(shell find drivers include tests/modules -name '*.[ch]' 2>/dev/null | sort)
+
+export KDIR KVER
+
+.PHONY: all modules userspace unit setup check check-quick check-unit \
+	check-guest check-style install clean help
+
+all: modules userspace unit
+
+help:
+	@sed -n '3,18p' Makefile | sed 's/^# \{0,1\}//'
+
+setup:
+	scripts/setup.sh
+
+modules:
+	$(need-kdir)
+	@echo "rbd: building modules against $(KDIR) ($(KVER))"
+	$(MAKE) -C $(KDIR) M=$(CURDIR) W=1 modules
+
+userspace:
+	$(MAKE) -C userspace/rbdadm
+
+unit:
+	$(MAKE) -C tests/unit
+
+check-unit:
+	$(MAKE) -C tests/unit check
+
+# The guest suite; T selects tests, RBD_TRANSPORTS the soft RDMA providers.
+check-guest: modules userspace
+	tests/check $(T)
+
+check: check-unit check-guest
+
+check-quick: modules userspace
+	tests/check quick
+
+# Fails on any checkpatch or sparse finding.
+check-style:
+	@test -f $(CHECKPATCH) || { echo "check-style: $(CHECKPATCH) missing; run scripts/setup.sh"; exit 1; }
+	@echo "check-style: checkpatch --strict"
+	@perl $(CHECKPATCH) --no-tree --strict --quiet --show-types \
+		--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG -f $(KSRC) > .checkpatch.log 2>&1; \
+		rc=$$?; cat .checkpatch.log; rm -f .checkpatch.log; \
+		if [ $$rc -ne 0 ]; then echo "check-style: checkpatch found problems"; exit 1; fi
+	@echo "check-style: sparse (C=2)"
+	@$(MAKE) -s -C $(KDIR) M=$(CURDIR) C=2 W=1 modules > .sparse.log 2>&1; \
+		rc=$$?; grep -E '(warning|error):' .sparse.log > .sparse.find; \
+		cat .sparse.find; n=$$(wc -l < .sparse.find); rm -f .sparse.log .sparse.find; \
+		if [ $$rc -ne 0 ] || [ $$n -ne 0 ]; then echo "check-style: sparse/W=1 found $$n problems"; exit 1; fi
+	@echo "check-style: clean"
+
+install: modules userspace
+	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_PATH=$(DESTDIR) INSTALL_MOD_DIR=extra \
+		INSTALL_MOD_STRIP=1 modules_install
+	depmod -b $(if $(DESTDIR),$(DESTDIR),/) $(KVER)
+	$(MAKE) -C userspace/rbdadm install DESTDIR=$(DESTDIR)
+
+clean:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) clean
+	$(MAKE) -C userspace/rbdadm clean
+	$(MAKE) -C tests/unit clean
+	rm -rf results .build

@@ -1,0 +1,111 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Runs inside the test guest: executes the tests listed in RBD_TESTS
+# (from run.conf) one after the other and records, for each, its status,
+# golden-output diff and full log under $OUT/results/. The host side
+# (tests/check) reads those and the guest console afterwards, so a test
+# that crashes the kernel is still reported.
+#
+# An entry of RBD_TESTS is GROUP/NNN or GROUP/NNN@PROVIDER; with a
+# provider, the soft RDMA device of that kind (rxe or siw) is set up first.
+
+OUT=/mnt/rbd-out
+set -a
+# shellcheck source=/dev/null
+. "$OUT/run.conf"
+set +a
+TESTDIR=$RBD_REPO/tests
+# shellcheck source=../common/rc
+. "$TESTDIR/common/rc"
+
+# Test markers go to both consoles, so the host can tell which test a
+# kernel message belongs to on either host.
+kmsg() {
+	echo "<5>rbd-test: $*" > /dev/kmsg
+	if [ "$RBD_TOPOLOGY" = dual ]; then
+		_peer "echo '<5>rbd-test: $*' > /dev/kmsg" > /dev/null 2>&1
+	fi
+}
+
+cur_provider=
+for entry in $RBD_TESTS; do
+	name=${entry%@*}
+	provider=
+	[ "$entry" != "$name" ] && provider=${entry#*@}
+	res=$OUT/results/$entry
+	mkdir -p "$res"
+
+	if [ "$provider" != "$cur_provider" ]; then
+		[ -n "$cur_provider" ] && _rdma_teardown >> "$OUT/rdma-setup.log" 2>&1
+		cur_provider=
+		if [ -n "$provider" ]; then
+			if ! _rdma_setup "$provider" >> "$OUT/rdma-setup.log" 2>&1; then
+				echo skip > "$res/status"
+				echo "soft RDMA provider $provider could not be set up (see rdma-setup.log)" > "$res/reason"
+				continue
+			fi
+			cur_provider=$provider
+		fi
+	fi
+
+	kmsg "START $entry"
+	start=$(date +%s.%N)
+	(
+		TEST_NAME=$name
+		RDMA_PROVIDER=$provider
+		RESULTS=$res
+		FULL=$res/full
+		export TEST_NAME RDMA_PROVIDER RESULTS FULL
+		cd "$res" || exit 1
+		# shellcheck source=/dev/null
+		. "$TESTDIR/$name"
+		SKIP_REASONS=()
+		if declare -F requires > /dev/null; then
+			requires
+		fi
+		if [ ${#SKIP_REASONS[@]} -gt 0 ]; then
+			echo skip > "$res/status"
+			printf '%s\n' "${SKIP_REASONS[@]}" > "$res/reason"
+			exit 0
+		fi
+		timeout -k 10 "${TIMEOUT:-300}" bash -c '
+			. "$1/common/rc"; . "$1/$2"
+			test' _ "$TESTDIR" "$name" > "$res/out" 2>> "$FULL"
+		rc=$?
+		if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
+			echo fail > "$res/status"
+			echo "timed out after ${TIMEOUT:-300}s" > "$res/reason"
+		elif ! diff -u "$TESTDIR/$name.out" "$res/out" > "$res/diff" 2>&1; then
+			echo fail > "$res/status"
+			echo "output differs from $name.out (exit status $rc)" > "$res/reason"
+		else
+			echo pass > "$res/status"
+		fi
+	)
+	end=$(date +%s.%N)
+	echo "$start $end" | awk '{ printf "%.1f\n", $2 - $1 }' > "$res/runtime"
+	kmsg "END $entry"
+done
+[ -n "$cur_provider" ] && _rdma_teardown >> "$OUT/rdma-setup.log" 2>&1
+
+# Final check: every module of ours unloads, i.e. no test leaked a
+# reference, and the console is quiet while it does.
+res=$OUT/results/final/unload
+mkdir -p "$res"
+kmsg "START final/unload"
+{
+	status=pass
+	for m in rbdi rbdt; do
+		if [ -d "/sys/module/$m" ]; then
+			if ! modprobe -r "$m"; then
+				status=fail
+				echo "module $m could not be unloaded (refcnt $(cat /sys/module/$m/refcnt))" >> "$res/reason"
+			fi
+		fi
+	done
+	echo $status > "$res/status"
+} > "$res/full" 2>&1
+echo 0.0 > "$res/runtime"
+kmsg "END final/unload"
+echo done > "$OUT/guest-done"

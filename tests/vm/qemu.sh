@@ -1,0 +1,100 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Guest boot helpers for tests/check (sourced). Needs REPO, TESTS, KVER,
+# INITRD and the modules array.
+#
+# Single topology: one guest runs every test; initiator and target share
+# a soft RDMA device in loopback.
+# Dual topology: a target host ("peer") and an initiator host, each with
+# one virtio-net NIC whose QEMU socket netdev sends UDP to a relay on the
+# host's loopback (tests/vm/relay.py). The relay is the wire: tests ask
+# the host to cut and restore it, which neither NIC notices as a carrier
+# loss, exactly like a failure in the network between two hosts.
+
+RBD_GUEST_MEM=${RBD_GUEST_MEM:-3G}
+RBD_GUEST_SMP=${RBD_GUEST_SMP:-2}
+
+# write_conf DIR FILE ROLE HOSTNAME ENTRIES...
+write_conf() {
+	local dir=$1 file=$2 role=$3 host=$4
+	shift 4
+	cat > "$dir/$file" <<-EOF
+	RBD_REPO='$REPO'
+	RBD_ROLE='$role'
+	RBD_HOSTNAME='$host'
+	RBD_TESTS='$*'
+	RBD_MODROOT='$MODROOT'
+	RBD_TOPOLOGY='$TOPOLOGY'
+	EOF
+}
+
+# qemu_cmd DIR CONF SMP CONSOLE [EXTRA QEMU ARGS...]
+qemu_cmd() {
+	local dir=$1 conf=$2 smp=$3 console=$4
+	shift 4
+	echo qemu-system-x86_64 -nodefaults -accel tcg,thread=multi -cpu max \
+		-smp "$smp" -m "$RBD_GUEST_MEM" -display none -no-reboot \
+		-serial "file:$console" \
+		-kernel "/boot/vmlinuz-$KVER" -initrd "$INITRD" \
+		-append "'console=ttyS0,115200 rbd.init=$TESTS/vm/guest-init.sh rbd.conf=$conf panic=-1 oops=panic tsc=reliable clocksource=tsc loglevel=7 nokaslr'" \
+		-virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap" \
+		-virtfs "local,path=$dir,mount_tag=rbdout,security_model=none,multidevs=remap" \
+		"$@"
+}
+
+# run_single_guest DIR TIMEOUT ENTRIES...
+run_single_guest() {
+	local dir=$1 tmo=$2
+	shift 2
+	TOPOLOGY=single
+	mkdir -p "$dir/results"
+	write_conf "$dir" run.conf runner rbd-guest "$@"
+	echo "check: booting one guest for ${#} tests (kernel $KVER, timeout ${tmo}s)"
+	eval timeout -k 10 "$tmo" "$(qemu_cmd "$dir" run.conf "$RBD_GUEST_SMP" "$dir/console.log")" \
+		> "$dir/qemu.log" 2>&1
+	local rc=$?
+	[ $rc -eq 124 ] && echo "check: guest timed out after ${tmo}s" | tee -a "$dir/qemu.log"
+	[ -f "$dir/guest-done" ] || echo "check: the guest did not finish its run (see $dir/console.log)"
+}
+
+# Free UDP port on the loopback (the relay and both NICs need one each).
+free_udp_port() {
+	python3 -c 'import socket; s=socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# run_dual_guest DIR TIMEOUT ENTRIES...
+run_dual_guest() {
+	local dir=$1 tmo=$2
+	shift 2
+	TOPOLOGY=dual
+	mkdir -p "$dir/results" "$dir/shared/peer" "$dir/shared/host"
+	write_conf "$dir" run.conf runner rbd-ini "$@"
+	write_conf "$dir" peer.conf peer rbd-tgt
+	local pa pb ra rb
+	pa=$(free_udp_port); pb=$(free_udp_port); ra=$(free_udp_port); rb=$(free_udp_port)
+	python3 "$TESTS/vm/relay.py" "$ra" "$pa" "$rb" "$pb" "$dir/shared/host" \
+		> "$dir/relay.log" 2>&1 &
+	local relay=$!
+	local net_t="-netdev socket,id=n0,udp=127.0.0.1:$ra,localaddr=127.0.0.1:$pa -device virtio-net-pci,netdev=n0,mac=52:54:00:ab:00:01"
+	local net_i="-netdev socket,id=n0,udp=127.0.0.1:$rb,localaddr=127.0.0.1:$pb -device virtio-net-pci,netdev=n0,mac=52:54:00:ab:00:02"
+	echo "check: booting two guests for ${#} tests (kernel $KVER, timeout ${tmo}s)"
+	eval timeout -k 10 "$tmo" "$(qemu_cmd "$dir" peer.conf 1 "$dir/console-peer.log" $net_t)" \
+		> "$dir/qemu-peer.log" 2>&1 &
+	local peer=$!
+	eval timeout -k 10 "$tmo" "$(qemu_cmd "$dir" run.conf 1 "$dir/console.log" $net_i)" \
+		> "$dir/qemu.log" 2>&1
+	local rc=$?
+	[ $rc -eq 124 ] && echo "check: initiator guest timed out after ${tmo}s" | tee -a "$dir/qemu.log"
+	# The runner tells the peer to power off when it is done; give it time.
+	touch "$dir/shared/peer/shutdown"
+	local i
+	for ((i = 0; i < 60; i++)); do
+		kill -0 "$peer" 2> /dev/null || break
+		sleep 1
+	done
+	kill "$peer" 2> /dev/null
+	wait "$peer" 2> /dev/null
+	kill "$relay" 2> /dev/null
+	wait "$relay" 2> /dev/null
+	[ -f "$dir/guest-done" ] || echo "check: the initiator guest did not finish its run (see $dir/console.log)"
+}

@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <json-c/json.h>
+
+#include "output.h"
+
+#define MAX_DEPTH 8
+
+static enum out_mode mode;
+static struct json_object *stack[MAX_DEPTH];
+static const char *keys[MAX_DEPTH];
+static int depth;
+static int records;
+
+void out_init(enum out_mode m)
+{
+	mode = m;
+	depth = 0;
+	records = 0;
+	if (mode == OUT_JSON)
+		stack[depth++] = json_object_new_object();
+}
+
+static void json_add(const char *key, struct json_object *o)
+{
+	struct json_object *top = stack[depth - 1];
+
+	if (json_object_is_type(top, json_type_array))
+		json_object_array_add(top, o);
+	else
+		json_object_object_add(top, key, o);
+}
+
+static void json_push(const char *key, struct json_object *o)
+{
+	if (depth >= MAX_DEPTH) {
+		json_object_put(o);
+		return;
+	}
+	keys[depth] = key;
+	stack[depth++] = o;
+}
+
+static void json_pop(void)
+{
+	struct json_object *o;
+
+	if (depth <= 1)
+		return;
+	o = stack[--depth];
+	json_add(keys[depth], o);
+}
+
+void out_list_begin(const char *key)
+{
+	if (mode == OUT_JSON)
+		json_push(key, json_object_new_array());
+}
+
+void out_list_end(void)
+{
+	if (mode == OUT_JSON)
+		json_pop();
+}
+
+void out_record_begin(void)
+{
+	if (mode == OUT_JSON)
+		json_push(NULL, json_object_new_object());
+	else if (records++)
+		putchar('\n');
+}
+
+void out_record_end(void)
+{
+	if (mode == OUT_JSON)
+		json_pop();
+}
+
+void out_str(const char *key, const char *label, const char *val)
+{
+	if (mode == OUT_JSON)
+		json_add(key, json_object_new_string(val ? val : ""));
+	else
+		printf("%-18s %s\n", label, val && *val ? val : "-");
+}
+
+void out_u64(const char *key, const char *label, uint64_t val)
+{
+	if (mode == OUT_JSON)
+		json_add(key, json_object_new_uint64(val));
+	else
+		printf("%-18s %" PRIu64 "\n", label, val);
+}
+
+void out_i64(const char *key, const char *label, int64_t val)
+{
+	if (mode == OUT_JSON)
+		json_add(key, json_object_new_int64(val));
+	else
+		printf("%-18s %" PRId64 "\n", label, val);
+}
+
+void out_bool(const char *key, const char *label, bool val)
+{
+	if (mode == OUT_JSON)
+		json_add(key, json_object_new_boolean(val));
+	else
+		printf("%-18s %s\n", label, val ? "yes" : "no");
+}
+
+int out_finish(void)
+{
+	int ret = 0;
+
+	if (mode != OUT_JSON)
+		return fflush(stdout) ? -1 : 0;
+	while (depth > 1)
+		json_pop();
+	if (puts(json_object_to_json_string_ext(stack[0],
+						JSON_C_TO_STRING_PRETTY |
+						JSON_C_TO_STRING_SPACED)) < 0)
+		ret = -1;
+	json_object_put(stack[0]);
+	depth = 0;
+	return ret;
+}
+
+void err(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("rbdadm: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}

@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rbdadm: the rbd initiator's admin tool. It drives the rbdi module
+ * through its configfs tree (/sys/kernel/config/rbdi).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "output.h"
+#include "rbdadm.h"
+
+int opt_json;
+
+static int cmd_version(int argc, char **argv);
+static void usage_version(void);
+
+static const struct cmd cmds[] = {
+	{ "list", "show", "Show sessions and their devices", cmd_list, usage_list },
+	{ "version", NULL, "Show the version of rbdadm", cmd_version, usage_version },
+};
+
+#define NR_CMDS (sizeof(cmds) / sizeof(cmds[0]))
+
+static void usage(FILE *f)
+{
+	size_t i;
+
+	fputs("Usage: rbdadm [-j|--json] COMMAND [ARGS]\n"
+	      "       rbdadm COMMAND --help\n"
+	      "\nCommands:\n", f);
+	for (i = 0; i < NR_CMDS; i++)
+		fprintf(f, "  %-10s %s%s%s%s\n", cmds[i].name, cmds[i].summary,
+			cmds[i].alias ? " (alias: " : "",
+			cmds[i].alias ? cmds[i].alias : "",
+			cmds[i].alias ? ")" : "");
+	fputs("\nExit status: 0 success, 1 failure, 2 usage error.\n", f);
+}
+
+static void usage_version(void)
+{
+	puts("Usage: rbdadm version [-j|--json]");
+}
+
+static int cmd_version(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "-j") || !strcmp(argv[i], "--json")) {
+			opt_json = 1;
+		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			usage_version();
+			return EXIT_OK;
+		} else {
+			err("version: unexpected argument '%s'", argv[i]);
+			return EXIT_USAGE;
+		}
+	}
+	out_init(opt_json ? OUT_JSON : OUT_TEXT);
+	out_str("version", "rbdadm", RBD_VERSION);
+	return out_finish() ? EXIT_FAIL : EXIT_OK;
+}
+
+int main(int argc, char **argv)
+{
+	const char *name;
+	size_t i;
+	int arg = 1;
+
+	while (arg < argc && argv[arg][0] == '-') {
+		if (!strcmp(argv[arg], "-j") || !strcmp(argv[arg], "--json")) {
+			opt_json = 1;
+		} else if (!strcmp(argv[arg], "-h") || !strcmp(argv[arg], "--help")) {
+			usage(stdout);
+			return EXIT_OK;
+		} else if (!strcmp(argv[arg], "-V") || !strcmp(argv[arg], "--version")) {
+			printf("rbdadm %s\n", RBD_VERSION);
+			return EXIT_OK;
+		} else {
+			err("unknown option '%s' (see rbdadm --help)", argv[arg]);
+			return EXIT_USAGE;
+		}
+		arg++;
+	}
+	if (arg >= argc) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	name = argv[arg];
+	if (!strcmp(name, "help")) {
+		usage(stdout);
+		return EXIT_OK;
+	}
+	for (i = 0; i < NR_CMDS; i++) {
+		if (!strcmp(name, cmds[i].name) ||
+		    (cmds[i].alias && !strcmp(name, cmds[i].alias)))
+			return cmds[i].fn(argc - arg, argv + arg);
+	}
+	err("unknown command '%s' (see rbdadm --help)", name);
+	return EXIT_USAGE;
+}

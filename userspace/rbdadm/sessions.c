@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: GPL-2.0
+/* rbdadm list: the initiator's sessions, from its configfs tree. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "output.h"
+#include "rbdadm.h"
+
+int read_attr(const char *dir, const char *name, char *buf, size_t len)
+{
+	char path[4096];
+	ssize_t n;
+	int fd;
+
+	if (snprintf(path, sizeof(path), "%s/%s", dir, name) >= (int)sizeof(path))
+		return -ENAMETOOLONG;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, len - 1);
+	if (n < 0) {
+		n = -errno;
+		close(fd);
+		return n;
+	}
+	close(fd);
+	buf[n] = '\0';
+	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
+		buf[--n] = '\0';
+	return 0;
+}
+
+struct field {
+	const char *attr;
+	const char *key;
+	const char *label;
+};
+
+static const struct field list_fields[] = {
+	{ "device",      "device",      "Device:" },
+	{ "target",      "target",      "Target:" },
+	{ "lun",         "lun",         "LUN:" },
+	{ "traddr",      "address",     "Address:" },
+	{ "trsvcid",     "port",        "Port:" },
+	{ "initiator",   "initiator",   "Initiator:" },
+	{ "state",       "state",       "State:" },
+	{ "nr_queues",   "queues",      "Queues:" },
+	{ "queue_depth", "queue_depth", "Queue depth:" },
+	{ "max_io_size", "max_io",      "Max I/O:" },
+};
+
+static int name_cmp(const struct dirent **a, const struct dirent **b)
+{
+	return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+static int skip_dots(const struct dirent *d)
+{
+	return d->d_name[0] != '.' && d->d_type == DT_DIR;
+}
+
+void usage_list(void)
+{
+	puts("Usage: rbdadm list [-j|--json]\n"
+	     "\n"
+	     "Show every session of this initiator: device, target, LUN,\n"
+	     "address, state and the negotiated limits. Alias: show.");
+}
+
+int cmd_list(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct dirent **ents;
+	char dir[4096], val[512];
+	int n, i, c;
+	size_t f;
+
+	while ((c = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			opt_json = 1;
+			break;
+		case 'h':
+			usage_list();
+			return EXIT_OK;
+		default:
+			usage_list();
+			return EXIT_USAGE;
+		}
+	}
+	if (optind < argc) {
+		err("list: unexpected argument '%s'", argv[optind]);
+		return EXIT_USAGE;
+	}
+
+	n = scandir(RBDI_CONFIGFS, &ents, skip_dots, name_cmp);
+	if (n < 0) {
+		if (errno == ENOENT)
+			err("list: %s does not exist: the rbdi module is not loaded (modprobe rbdi)",
+			    RBDI_CONFIGFS);
+		else
+			err("list: cannot read %s: %s", RBDI_CONFIGFS, strerror(errno));
+		return EXIT_FAIL;
+	}
+
+	out_init(opt_json ? OUT_JSON : OUT_TEXT);
+	out_list_begin("sessions");
+	for (i = 0; i < n; i++) {
+		snprintf(dir, sizeof(dir), "%s/%s", RBDI_CONFIGFS, ents[i]->d_name);
+		out_record_begin();
+		out_str("session", "Session:", ents[i]->d_name);
+		for (f = 0; f < sizeof(list_fields) / sizeof(list_fields[0]); f++) {
+			if (read_attr(dir, list_fields[f].attr, val, sizeof(val)))
+				continue;
+			out_str(list_fields[f].key, list_fields[f].label, val);
+		}
+		out_record_end();
+		free(ents[i]);
+	}
+	free(ents);
+	out_list_end();
+	if (!opt_json && n == 0)
+		puts("No sessions.");
+	return out_finish() ? EXIT_FAIL : EXIT_OK;
+}

@@ -26,10 +26,10 @@ endif
 need-kdir = $(if $(KDIR),,$(error no kernel tree found: run scripts/setup.sh \
 	(installs linux-headers-amd64) or pass KDIR=))
 
-KVER := $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null)
+KVER := $(shell sed -n 's/^\#define UTS_RELEASE "\(.*\)"/\1/p' $(KDIR)/include/generated/utsrelease.h 2>/dev/null)
 RBD_CACHE ?= /var/cache/rbd
 CHECKPATCH ?= $(RBD_CACHE)/linux-source-6.1/scripts/checkpatch.pl
-KSRC := $(shell find drivers include tests/modules -name '*.[ch]' 2>/dev/null | sort)
+KSRC := $(shell find drivers include tests/modules -name '*.[ch]' ! -name '*.mod.c' 2>/dev/null | sort)
 
 export KDIR KVER
 
@@ -85,7 +85,8 @@ check-style:
 install: modules userspace
 	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_PATH=$(DESTDIR) INSTALL_MOD_DIR=extra \
 		INSTALL_MOD_STRIP=1 modules_install
-	depmod -b $(if $(DESTDIR),$(DESTDIR),/) $(KVER)
+	@if [ -z "$(DESTDIR)" ]; then depmod $(KVER); \
+	else echo "install: staged in $(DESTDIR); run depmod $(KVER) on the target system"; fi
 	$(MAKE) -C userspace/rbdadm install DESTDIR=$(DESTDIR)
 
 clean:

@@ -1,0 +1,444 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rbdt: network portals and their rdma_cm listeners.
+ *
+ * A network portal, tpgt_N/np/<address>:<port>, asks the target to listen
+ * on an address. All portals with the same address share one listener,
+ * as iSCSI network portals do: rdma_cm allows only one listener per
+ * address and port, and the login that follows a connection names the
+ * target, which selects the TPG. (The login is not written yet; until it
+ * is, every connection request is rejected.)
+ *
+ * A listener bound to a specific address is tied to the RDMA device that
+ * owns the address. When that device goes away (RDMA_CM_EVENT_DEVICE_REMOVAL)
+ * or the address moves (RDMA_CM_EVENT_ADDR_CHANGE), the listener is lost;
+ * a repair work then re-creates it, retrying every RBDT_LISTEN_RETRY_SECS
+ * until it succeeds or the last portal on the address is removed. A
+ * wildcard listener (0.0.0.0 or ::) is bound to no device and needs none:
+ * rdma_cm extends it to every RDMA device present now or added later.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/in.h>
+#include <linux/in6.h>
+#include <linux/inet.h>
+#include <linux/kref.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/workqueue.h>
+#include <net/ipv6.h>
+#include <net/net_namespace.h>
+#include <rdma/ib_cm.h>
+#include <rdma/rdma_cm.h>
+
+#include "rbdt.h"
+
+#define RBDT_LISTEN_BACKLOG	128
+#define RBDT_LISTEN_RETRY_SECS	5
+
+/* "[" + IPv6 with scope (inet6_pton takes at most 48) + "]:" + 5 digits */
+#define RBDT_PORTAL_MAX		(1 + INET6_ADDRSTRLEN + 2 + 5)
+
+/**
+ * struct rbdt_listener - an rdma_cm listener shared by the portals of one
+ *	address
+ * @addr: The address and port listened on.
+ * @ref: One reference per &struct rbdt_np on @addr. Dropped under
+ *	rbdt_listeners_mutex, so that a lookup never finds a dying listener.
+ * @entry: Entry in rbdt_listeners. Protected by rbdt_listeners_mutex.
+ * @lock: Protects @cm_id, @stopping and @lost.
+ * @cm_id: The listening id, or NULL while the listener is lost or being
+ *	repaired. Whoever clears it owns the id and destroys it: the repair
+ *	work, the release, or the CM itself when the handler returns non-zero
+ *	for DEVICE_REMOVAL.
+ * @stopping: Set by the release; no repair may be scheduled or publish a
+ *	new id afterwards.
+ * @lost: The listener went away and has not been re-created yet; set when
+ *	that was logged, so that only the recovery is logged next.
+ * @repair_work: Re-creates @cm_id; see the comment at the top of the file.
+ *
+ * Never call rdma_destroy_id() with @lock held: the CM handler of that id
+ * may be waiting for @lock, and rdma_destroy_id() waits for the handler.
+ */
+struct rbdt_listener {
+	struct sockaddr_storage addr;
+	struct kref ref;
+	struct list_head entry;
+	struct mutex lock;	/* protects cm_id, stopping, lost */
+	struct rdma_cm_id *cm_id;
+	bool stopping;
+	bool lost;
+	struct delayed_work repair_work;
+};
+
+static LIST_HEAD(rbdt_listeners);
+static DEFINE_MUTEX(rbdt_listeners_mutex);
+
+static bool rbdt_addr_equal(const struct sockaddr_storage *a,
+			    const struct sockaddr_storage *b)
+{
+	if (a->ss_family != b->ss_family)
+		return false;
+
+	if (a->ss_family == AF_INET) {
+		const struct sockaddr_in *a4 = (const struct sockaddr_in *)a;
+		const struct sockaddr_in *b4 = (const struct sockaddr_in *)b;
+
+		return a4->sin_addr.s_addr == b4->sin_addr.s_addr &&
+		       a4->sin_port == b4->sin_port;
+	} else {
+		const struct sockaddr_in6 *a6 = (const struct sockaddr_in6 *)a;
+		const struct sockaddr_in6 *b6 = (const struct sockaddr_in6 *)b;
+
+		return ipv6_addr_equal(&a6->sin6_addr, &b6->sin6_addr) &&
+		       a6->sin6_port == b6->sin6_port &&
+		       a6->sin6_scope_id == b6->sin6_scope_id;
+	}
+}
+
+/**
+ * rbdt_parse_portal() - parse the name of a network portal directory
+ * @name: "<IPv4>:<port>" or "[<IPv6>]:<port>", e.g. "0.0.0.0:65000",
+ *	"10.0.0.1:65000", "[::]:65000" or "[fe80::1%eth0]:65000" (a link-local
+ *	IPv6 address needs its interface as scope).
+ * @addr: Filled in with the address and port.
+ *
+ * The port is mandatory, as for iSCSI portals. rbd's customary port is
+ * 65000, but a portal without one is rejected rather than defaulted: the
+ * directory name is the only record of the address, and defaulting would
+ * give one listener two names ("10.0.0.1" and "10.0.0.1:65000"). Since
+ * rbdt listens "AF-only", [::]:<port> accepts IPv6 connections only; add
+ * 0.0.0.0:<port> as well to accept IPv4.
+ *
+ * Return: NULL on success, otherwise why @name is not a valid portal.
+ */
+const char *rbdt_parse_portal(const char *name, struct sockaddr_storage *addr)
+{
+	char buf[RBDT_PORTAL_MAX + 1];
+	const char *host, *port;
+	sa_family_t af;
+	u16 port_num;
+	char *sep;
+
+	if (strscpy(buf, name, sizeof(buf)) < 0)
+		return "the name is too long";
+
+	if (buf[0] == '[') {
+		sep = strchr(buf, ']');
+		if (!sep)
+			return "missing ']' after the IPv6 address";
+		if (sep[1] != ':')
+			return "missing ':<port>' after ']'";
+		*sep = '\0';
+		host = buf + 1;
+		port = sep + 2;
+		af = AF_INET6;
+	} else {
+		sep = strchr(buf, ':');
+		if (!sep)
+			return "missing ':<port>'";
+		*sep = '\0';
+		host = buf;
+		port = sep + 1;
+		af = AF_INET;
+	}
+
+	if (rbdt_parse_u16(port, &port_num))
+		return "the port must be a decimal number 1..65535";
+
+	memset(addr, 0, sizeof(*addr));
+	if (inet_pton_with_scope(&init_net, af, host, port, addr))
+		return af == AF_INET ? "not a valid IPv4 address (IPv6 needs brackets)" :
+				       "not a valid IPv6 address";
+	return NULL;
+}
+
+static int rbdt_cm_reject_connect(struct rdma_cm_id *cm_id)
+{
+	int ret;
+
+	pr_info_ratelimited("rejecting connection from %pISpc to %pISpc: login not implemented yet\n",
+			    (struct sockaddr *)&cm_id->route.addr.dst_addr,
+			    (struct sockaddr *)&cm_id->route.addr.src_addr);
+
+	ret = rdma_reject(cm_id, NULL, 0, IB_CM_REJ_CONSUMER_DEFINED);
+	if (ret)
+		pr_debug("rdma_reject failed (%d)\n", ret);
+
+	/* Non-zero: the CM destroys this new id once we return. */
+	return 1;
+}
+
+/* Called from the CM handler; must not sleep for long or destroy ids. */
+static void rbdt_listener_lost(struct rbdt_listener *l, const char *why)
+{
+	lockdep_assert_held(&l->lock);
+
+	if (l->stopping)
+		return;
+	if (!l->lost) {
+		l->lost = true;
+		pr_warn("rdma target on %pISpc lost (%s); re-creating it, retrying every %d s\n",
+			(struct sockaddr *)&l->addr, why, RBDT_LISTEN_RETRY_SECS);
+	}
+	mod_delayed_work(rbdt_wq, &l->repair_work, 0);
+}
+
+/*
+ * The listener's own id is a plain listener, with no connection state of
+ * its own: DEVICE_REMOVAL and ADDR_CHANGE for it are handled here. New ids
+ * of incoming connections inherit the listener as their context and see
+ * only CONNECT_REQUEST, since they are destroyed right after the reject.
+ */
+static int rbdt_cm_handler(struct rdma_cm_id *cm_id,
+			   struct rdma_cm_event *event)
+{
+	struct rbdt_listener *l = cm_id->context;
+	int ret = 0;
+
+	pr_debug("%pISpc: %s (%d), status %d\n", (struct sockaddr *)&l->addr,
+		 rdma_event_msg(event->event), event->event, event->status);
+
+	switch (event->event) {
+	case RDMA_CM_EVENT_CONNECT_REQUEST:
+		ret = rbdt_cm_reject_connect(cm_id);
+		break;
+	case RDMA_CM_EVENT_DEVICE_REMOVAL:
+		/*
+		 * Claim the id if it is still the published listener, and
+		 * return 1 so that the CM destroys it: a listener kept after
+		 * DEVICE_REMOVAL would block the device's unregistration.
+		 * Once claimed, nobody else destroys it. If the repair or
+		 * the release cleared @cm_id first, they own the id, and it
+		 * must be left to them.
+		 */
+		mutex_lock(&l->lock);
+		if (l->cm_id == cm_id) {
+			l->cm_id = NULL;
+			rbdt_listener_lost(l, "RDMA device removed");
+			ret = 1;
+		}
+		mutex_unlock(&l->lock);
+		break;
+	case RDMA_CM_EVENT_ADDR_CHANGE:
+		/* The id cannot be destroyed here; the repair work does it. */
+		mutex_lock(&l->lock);
+		if (l->cm_id == cm_id)
+			rbdt_listener_lost(l, "address changed");
+		mutex_unlock(&l->lock);
+		break;
+	default:
+		break;
+	}
+
+	return ret;
+}
+
+/*
+ * Create, bind and start the listening id of @l, and publish it in
+ * @l->cm_id. On failure *@step names the call that failed.
+ *
+ * The bind, listen and publish happen under @l->lock: from the bind on, the
+ * id can get DEVICE_REMOVAL, and the handler must then find it published
+ * in order to claim it; the handler waits for @l->lock meanwhile. For the
+ * same reason, on failure the lock is dropped before the id is destroyed.
+ */
+static int rbdt_listener_open(struct rbdt_listener *l, const char **step)
+{
+	struct rdma_cm_id *cm_id;
+	int ret;
+
+	*step = "rdma_create_id";
+	cm_id = rdma_create_id(&init_net, rbdt_cm_handler, l, RDMA_PS_TCP,
+			       IB_QPT_RC);
+	if (IS_ERR(cm_id))
+		return PTR_ERR(cm_id);
+
+	/* IPv4 and IPv6 listeners on the same port are separate portals. */
+	*step = "rdma_set_afonly";
+	ret = rdma_set_afonly(cm_id, 1);
+	if (ret)
+		goto out_destroy_id;
+
+	mutex_lock(&l->lock);
+	if (l->stopping) {
+		*step = "listener setup";
+		ret = -ESHUTDOWN;
+		goto out_unlock;
+	}
+
+	*step = "rdma_bind_addr";
+	ret = rdma_bind_addr(cm_id, (struct sockaddr *)&l->addr);
+	if (ret)
+		goto out_unlock;
+
+	*step = "rdma_listen";
+	ret = rdma_listen(cm_id, RBDT_LISTEN_BACKLOG);
+	if (ret)
+		goto out_unlock;
+
+	l->cm_id = cm_id;
+	mutex_unlock(&l->lock);
+	return 0;
+
+out_unlock:
+	mutex_unlock(&l->lock);
+out_destroy_id:
+	rdma_destroy_id(cm_id);
+	return ret;
+}
+
+static const char *rbdt_listen_hint(int err)
+{
+	switch (err) {
+	case -EADDRINUSE:
+		return ": in use by another RDMA listener (wildcard portal, nvmet, iSER, srpt)";
+	case -EADDRNOTAVAIL:
+		return ": the address is not assigned to any local interface";
+	case -ENODEV:
+		return ": no RDMA device serves the interface that owns the address";
+	default:
+		return "";
+	}
+}
+
+static void rbdt_listener_repair_work(struct work_struct *work)
+{
+	struct rbdt_listener *l = container_of(to_delayed_work(work),
+					       struct rbdt_listener,
+					       repair_work);
+	struct rdma_cm_id *old;
+	const char *step;
+	int ret;
+
+	mutex_lock(&l->lock);
+	old = l->cm_id;
+	l->cm_id = NULL;
+	mutex_unlock(&l->lock);
+	if (old)
+		rdma_destroy_id(old);
+
+	ret = rbdt_listener_open(l, &step);
+
+	mutex_lock(&l->lock);
+	if (!ret) {
+		if (l->lost)
+			pr_info("rdma target on %pISpc is listening again\n",
+				(struct sockaddr *)&l->addr);
+		l->lost = false;
+	} else if (!l->stopping) {
+		pr_debug("re-creating rdma target on %pISpc: %s failed (%d)\n",
+			 (struct sockaddr *)&l->addr, step, ret);
+		queue_delayed_work(rbdt_wq, &l->repair_work,
+				   RBDT_LISTEN_RETRY_SECS * HZ);
+	}
+	mutex_unlock(&l->lock);
+}
+
+/**
+ * rbdt_listener_get() - find or create the listener for an address
+ * @addr: Address and port, as filled in by rbdt_parse_portal().
+ *
+ * Logs "setting up rdma target on <addr>:<port>" when a new listener is
+ * created, and the reason when that fails.
+ *
+ * Context: Process context; takes mutexes and may sleep.
+ * Return: A referenced listener, or an ERR_PTR: the errno of the failed
+ * rdma_cm call, e.g. -EADDRINUSE, -EADDRNOTAVAIL or -ENODEV, or -ENOMEM.
+ */
+struct rbdt_listener *rbdt_listener_get(const struct sockaddr_storage *addr)
+{
+	struct rbdt_listener *l;
+	const char *step;
+	int ret;
+
+	mutex_lock(&rbdt_listeners_mutex);
+	list_for_each_entry(l, &rbdt_listeners, entry) {
+		if (rbdt_addr_equal(&l->addr, addr)) {
+			kref_get(&l->ref);
+			pr_info("sharing rdma target on %pISpc\n",
+				(struct sockaddr *)&l->addr);
+			goto out_unlock;
+		}
+	}
+
+	l = kzalloc(sizeof(*l), GFP_KERNEL);
+	if (!l) {
+		l = ERR_PTR(-ENOMEM);
+		goto out_unlock;
+	}
+	l->addr = *addr;
+	kref_init(&l->ref);
+	mutex_init(&l->lock);
+	INIT_DELAYED_WORK(&l->repair_work, rbdt_listener_repair_work);
+
+	pr_info("setting up rdma target on %pISpc\n",
+		(struct sockaddr *)&l->addr);
+	ret = rbdt_listener_open(l, &step);
+	if (ret) {
+		pr_err("cannot listen on %pISpc: %s failed (%d)%s\n",
+		       (struct sockaddr *)&l->addr, step, ret,
+		       rbdt_listen_hint(ret));
+		mutex_destroy(&l->lock);
+		kfree(l);
+		l = ERR_PTR(ret);
+		goto out_unlock;
+	}
+	list_add_tail(&l->entry, &rbdt_listeners);
+
+out_unlock:
+	mutex_unlock(&rbdt_listeners_mutex);
+	return l;
+}
+
+/* Called with rbdt_listeners_mutex held, which no CM handler takes. */
+static void rbdt_listener_release(struct kref *ref)
+{
+	struct rbdt_listener *l = container_of(ref, struct rbdt_listener, ref);
+	struct rdma_cm_id *cm_id;
+
+	list_del(&l->entry);
+
+	mutex_lock(&l->lock);
+	l->stopping = true;
+	cm_id = l->cm_id;
+	l->cm_id = NULL;
+	mutex_unlock(&l->lock);
+
+	/* With @stopping set, neither the handler nor the work requeues it. */
+	cancel_delayed_work_sync(&l->repair_work);
+	if (cm_id)
+		rdma_destroy_id(cm_id);
+
+	pr_info("stopped rdma target on %pISpc\n", (struct sockaddr *)&l->addr);
+	mutex_destroy(&l->lock);
+	kfree(l);
+}
+
+/**
+ * rbdt_listener_put() - drop a reference taken by rbdt_listener_get()
+ * @l: The listener.
+ *
+ * The last reference stops the listener: its id is destroyed, which waits
+ * for running CM handlers, and its repair work is cancelled.
+ *
+ * Context: Process context; may sleep.
+ */
+void rbdt_listener_put(struct rbdt_listener *l)
+{
+	mutex_lock(&rbdt_listeners_mutex);
+	kref_put(&l->ref, rbdt_listener_release);
+	mutex_unlock(&rbdt_listeners_mutex);
+}
+
+/**
+ * rbdt_cm_exit() - module exit check for the listeners
+ *
+ * Every portal pins the module through configfs, so none can remain when
+ * the module goes; say so loudly if one did.
+ */
+void rbdt_cm_exit(void)
+{
+	WARN_ON(!list_empty(&rbdt_listeners));
+}

@@ -1,0 +1,497 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rbdt: the configfs side of the fabric.
+ *
+ * target_core_fabric_configfs.c builds the tree and calls back into this
+ * file (see rbdt_fabric_ops in rbdt_main.c for the wiring):
+ *
+ *   /sys/kernel/config/target/rbd/
+ *	version				rbdt_fabric_attrs (tfc_wwn_attrs lands
+ *					at the fabric root, as iSCSI's
+ *					lio_version does)
+ *	<target>/			rbdt_make_wwn() / rbdt_drop_wwn()
+ *	    tpgt_<N>/			rbdt_make_tpg() / rbdt_drop_tpg()
+ *		enable			core attribute; rbdt_enable_tpg()
+ *		attrib/			rbdt_tpg_attrib_attrs
+ *		np/<addr>:<port>/	rbdt_make_np() / rbdt_drop_np()
+ *		acls/<initiator>/	rbdt_init_nodeacl()
+ *		lun/lun_<M>/		core
+ *
+ * Every drop callback runs from the configfs release of its item, and
+ * configfs refuses to rmdir a directory that still has user-made children,
+ * so portals are gone before their TPG, and TPGs before their target.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/configfs.h>
+#include <linux/kstrtox.h>
+#include <linux/minmax.h>
+#include <linux/sizes.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/sysfs.h>
+#include <scsi/scsi_proto.h>
+#include <target/target_core_base.h>
+#include <target/target_core_fabric.h>
+
+#include "rbdt.h"
+
+/* How much of a rejected value or name a log line quotes. */
+#define RBDT_LOG_QUOTE_MAX	256
+
+static int rbdt_quote_len(const char *s)
+{
+	return min_t(size_t, strcspn(s, "\n"), RBDT_LOG_QUOTE_MAX);
+}
+
+/* Fabric root: /sys/kernel/config/target/rbd/version */
+
+static ssize_t rbdt_fabric_version_show(struct config_item *item, char *page)
+{
+	return sysfs_emit(page, "%s\n", RBDT_VERSION_STRING);
+}
+
+CONFIGFS_ATTR_RO(rbdt_fabric_, version);
+
+struct configfs_attribute *rbdt_fabric_attrs[] = {
+	&rbdt_fabric_attr_version,
+	NULL,
+};
+
+/* Targets */
+
+/**
+ * rbdt_make_wwn() - mkdir /sys/kernel/config/target/rbd/<name>
+ * @tf: Unused.
+ * @group: Unused.
+ * @name: The target name; see rbd_name.c for the accepted formats.
+ *
+ * Return: The new target's &struct se_wwn, or an ERR_PTR (core turns any
+ * error into -EINVAL for mkdir).
+ */
+struct se_wwn *rbdt_make_wwn(struct target_fabric_configfs *tf,
+			     struct config_group *group, const char *name)
+{
+	struct rbdt_tport *tport;
+	const char *reason;
+
+	reason = rbd_name_check(name);
+	if (reason) {
+		pr_err("rejected target name '%*pE': %s; expected %s\n",
+		       rbdt_quote_len(name), name, reason, RBD_NAME_FORMATS);
+		return ERR_PTR(-EINVAL);
+	}
+
+	tport = kzalloc(sizeof(*tport), GFP_KERNEL);
+	if (!tport)
+		return ERR_PTR(-ENOMEM);
+	strscpy(tport->name, name, sizeof(tport->name));
+
+	pr_debug("added target %s\n", tport->name);
+	return &tport->wwn;
+}
+
+/**
+ * rbdt_drop_wwn() - release a target once its directory is gone
+ * @wwn: The target's &struct se_wwn, from rbdt_make_wwn().
+ */
+void rbdt_drop_wwn(struct se_wwn *wwn)
+{
+	struct rbdt_tport *tport = to_rbdt_tport(wwn);
+
+	pr_debug("removed target %s\n", tport->name);
+	kfree(tport);
+}
+
+/* Target portal groups */
+
+/*
+ * tpgt_<N>: N is 1..65535 in plain decimal. Leading zeros and signs are
+ * refused so that every tag has exactly one directory name; otherwise
+ * tpgt_1 and tpgt_01 could both exist with the same tag.
+ */
+static int rbdt_parse_tpgt(const char *name, u16 *tag)
+{
+	if (strncmp(name, "tpgt_", 5))
+		return -EINVAL;
+	return rbdt_parse_u16(name + 5, tag);
+}
+
+/**
+ * rbdt_make_tpg() - mkdir <target>/tpgt_<N>
+ * @wwn: The parent target.
+ * @name: "tpgt_<N>" with N in 1..65535.
+ *
+ * Return: The new TPG's &struct se_portal_group or an ERR_PTR.
+ */
+struct se_portal_group *rbdt_make_tpg(struct se_wwn *wwn, const char *name)
+{
+	struct rbdt_tport *tport = to_rbdt_tport(wwn);
+	struct rbdt_tpg *tpg;
+	u16 tag;
+	int ret;
+
+	if (rbdt_parse_tpgt(name, &tag)) {
+		pr_err("%s: rejected TPG name '%*pE': expected tpgt_<N> with N 1..65535, no leading zeros\n",
+		       tport->name, rbdt_quote_len(name), name);
+		return ERR_PTR(-EINVAL);
+	}
+
+	tpg = kzalloc(sizeof(*tpg), GFP_KERNEL);
+	if (!tpg)
+		return ERR_PTR(-ENOMEM);
+
+	/* core_tpg_register() already calls tpg_get_wwn() and tpg_get_tag(). */
+	tpg->tport = tport;
+	tpg->tag = tag;
+	snprintf(tpg->name, sizeof(tpg->name), "%s/tpgt_%u", tport->name, tag);
+	mutex_init(&tpg->lock);
+	INIT_LIST_HEAD(&tpg->np_list);
+	tpg->attrib = (struct rbdt_tpg_attrib) {
+		.generate_node_acls		= false,
+		.demo_mode_write_protect	= true,
+		.cache_dynamic_acls		= true,
+		.max_io_size			= SZ_1M,
+		.queue_depth			= 128,
+		.max_queues			= 16,
+		.inline_data_size		= SZ_4K,
+		.imm_read_size			= SZ_4K,
+	};
+
+	/*
+	 * SCSI_PROTOCOL_ISCSI: rbd initiator names are free-form iSCSI-style
+	 * strings, so PR OUT TransportIDs use the iSCSI (variable length)
+	 * format.
+	 */
+	ret = core_tpg_register(wwn, &tpg->se_tpg, SCSI_PROTOCOL_ISCSI);
+	if (ret) {
+		rbdt_tpg_err(tpg, "core_tpg_register failed (%d)\n", ret);
+		goto out_free_tpg;
+	}
+
+	return &tpg->se_tpg;
+
+out_free_tpg:
+	mutex_destroy(&tpg->lock);
+	kfree(tpg);
+	return ERR_PTR(ret);
+}
+
+/**
+ * rbdt_drop_tpg() - release a TPG once its directory is gone
+ * @se_tpg: The TPG, from rbdt_make_tpg().
+ */
+void rbdt_drop_tpg(struct se_portal_group *se_tpg)
+{
+	struct rbdt_tpg *tpg = to_rbdt_tpg(se_tpg);
+
+	/*
+	 * Sessions are not configfs items, so nothing kept this TPG from
+	 * being removed while initiators are logged in. core_tpg_deregister()
+	 * frees the dynamic ACLs and expects no session left: once logins
+	 * exist, every session of the TPG must be closed here, synchronously,
+	 * first. Today no session can exist (every connection is rejected).
+	 *
+	 * The portals are configfs children of the TPG and are gone already.
+	 */
+	WARN_ON(!list_empty(&tpg->np_list));
+
+	core_tpg_deregister(se_tpg);
+	mutex_destroy(&tpg->lock);
+	kfree(tpg);
+}
+
+/**
+ * rbdt_enable_tpg() - write to tpgt_<N>/enable
+ * @se_tpg: The TPG.
+ * @enable: The new state. Core calls only on a change and records it in
+ *	se_tpg->enabled after a 0 return.
+ *
+ * Return: 0.
+ */
+int rbdt_enable_tpg(struct se_portal_group *se_tpg, bool enable)
+{
+	struct rbdt_tpg *tpg = to_rbdt_tpg(se_tpg);
+
+	mutex_lock(&tpg->lock);
+	/*
+	 * Logins check @enabled under @lock. Once sessions exist, disabling
+	 * must also close every session of the TPG before returning.
+	 */
+	tpg->enabled = enable;
+	mutex_unlock(&tpg->lock);
+
+	rbdt_tpg_info(tpg, "%s\n", enable ? "enabled" : "disabled");
+	return 0;
+}
+
+/* Network portals */
+
+/**
+ * rbdt_make_np() - mkdir tpgt_<N>/np/<address>:<port>
+ * @se_tpg: The parent TPG.
+ * @group: Unused.
+ * @name: The portal, "<IPv4>:<port>" or "[<IPv6>]:<port>"; see
+ *	rbdt_parse_portal().
+ *
+ * Starts listening on the address, or shares the listener that another
+ * portal already started on it.
+ *
+ * Return: The new portal or an ERR_PTR (core turns any error into -EINVAL
+ * for mkdir, so every failure is logged).
+ */
+struct se_tpg_np *rbdt_make_np(struct se_portal_group *se_tpg,
+			       struct config_group *group, const char *name)
+{
+	struct rbdt_tpg *tpg = to_rbdt_tpg(se_tpg);
+	struct sockaddr_storage addr;
+	struct rbdt_listener *l;
+	const char *reason;
+	struct rbdt_np *np;
+	int ret;
+
+	reason = rbdt_parse_portal(name, &addr);
+	if (reason) {
+		rbdt_tpg_err(tpg, "rejected network portal '%*pE': %s; expected <IPv4>:<port> or [<IPv6>]:<port>\n",
+			     rbdt_quote_len(name), name, reason);
+		return ERR_PTR(-EINVAL);
+	}
+
+	np = kzalloc(sizeof(*np), GFP_KERNEL);
+	if (!np)
+		return ERR_PTR(-ENOMEM);
+
+	l = rbdt_listener_get(&addr);
+	if (IS_ERR(l)) {
+		ret = PTR_ERR(l);
+		goto out_free_np;
+	}
+
+	np->tpg = tpg;
+	np->listener = l;
+	mutex_lock(&tpg->lock);
+	list_add_tail(&np->tpg_entry, &tpg->np_list);
+	mutex_unlock(&tpg->lock);
+
+	return &np->se_tpg_np;
+
+out_free_np:
+	kfree(np);
+	return ERR_PTR(ret);
+}
+
+/**
+ * rbdt_drop_np() - release a portal once its directory is gone
+ * @se_tpg_np: The portal, from rbdt_make_np().
+ *
+ * The listener stops with its last portal.
+ */
+void rbdt_drop_np(struct se_tpg_np *se_tpg_np)
+{
+	struct rbdt_np *np = to_rbdt_np(se_tpg_np);
+	struct rbdt_tpg *tpg = np->tpg;
+
+	mutex_lock(&tpg->lock);
+	list_del(&np->tpg_entry);
+	mutex_unlock(&tpg->lock);
+
+	rbdt_listener_put(np->listener);
+	kfree(np);
+}
+
+/* Initiator ACLs */
+
+/**
+ * rbdt_init_nodeacl() - validate the name of acls/<initiator>
+ * @se_nacl: The ACL core has just allocated (node_acl_size bytes).
+ * @name: The initiator name; same formats as target names.
+ *
+ * Return: 0, or -EINVAL to make core undo the mkdir.
+ */
+int rbdt_init_nodeacl(struct se_node_acl *se_nacl, const char *name)
+{
+	struct rbdt_tpg *tpg = to_rbdt_tpg(se_nacl->se_tpg);
+	const char *reason;
+
+	reason = rbd_name_check(name);
+	if (reason) {
+		rbdt_tpg_err(tpg, "rejected initiator name '%*pE' in acls/: %s; expected %s\n",
+			     rbdt_quote_len(name), name, reason,
+			     RBD_NAME_FORMATS);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * TPG attributes: tpgt_<N>/attrib/
+ *
+ *   attribute                default  range
+ *   generate_node_acls       0        0 or 1
+ *   demo_mode_write_protect  1        0 or 1
+ *   cache_dynamic_acls       1        0 or 1
+ *   max_io_size              1048576  4096..8388608, a multiple of 4096 (bytes)
+ *   queue_depth              128      16..1024 (commands per queue)
+ *   max_queues               16       1..64 (queues per session)
+ *   inline_data_size         4096     0..16384 (bytes; 0 disables)
+ *   imm_read_size            4096     0..16384 (bytes; 0 disables)
+ *
+ * The ACL switches take effect at the next login (generate_node_acls,
+ * cache_dynamic_acls) or the next dynamic ACL (demo_mode_write_protect).
+ * The transport limits are what the target offers; a session uses the
+ * smaller of these and what its initiator asks for, fixed at login. A
+ * change therefore applies to new sessions only; sessions already logged
+ * in keep the values they started with. An inline size above max_io_size
+ * is allowed and is capped by it at login, so the values can be written
+ * in any order.
+ */
+
+static struct rbdt_tpg *attrib_to_rbdt_tpg(struct config_item *item)
+{
+	struct se_portal_group *se_tpg = container_of(to_config_group(item),
+						      struct se_portal_group,
+						      tpg_attrib_group);
+
+	return to_rbdt_tpg(se_tpg);
+}
+
+static int rbdt_tpg_attrib_parse_bool(struct rbdt_tpg *tpg, const char *name,
+				      const char *page, bool *val)
+{
+	if (kstrtobool(page, val)) {
+		rbdt_tpg_err(tpg, "attrib/%s: invalid value '%*pE' (allowed: 0 or 1)\n",
+			     name, rbdt_quote_len(page), page);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/**
+ * struct rbdt_attrib_range - the values a numeric TPG attribute accepts
+ * @name: Attribute name, for log messages.
+ * @min: Smallest value.
+ * @max: Largest value.
+ * @align: The value must be a multiple of this, or 0 for no constraint.
+ */
+struct rbdt_attrib_range {
+	const char *name;
+	u32 min;
+	u32 max;
+	u32 align;
+};
+
+static int rbdt_tpg_attrib_parse_u32(struct rbdt_tpg *tpg,
+				     const struct rbdt_attrib_range *range,
+				     const char *page, u32 *val)
+{
+	if (kstrtou32(page, 10, val) || *val < range->min ||
+	    *val > range->max)
+		goto out_invalid;
+	if (range->align && *val % range->align)
+		goto out_invalid;
+	return 0;
+
+out_invalid:
+	if (range->align)
+		rbdt_tpg_err(tpg, "attrib/%s: invalid value '%*pE' (allowed: %u..%u, a multiple of %u)\n",
+			     range->name, rbdt_quote_len(page), page,
+			     range->min, range->max, range->align);
+	else
+		rbdt_tpg_err(tpg, "attrib/%s: invalid value '%*pE' (allowed: %u..%u)\n",
+			     range->name, rbdt_quote_len(page), page,
+			     range->min, range->max);
+	return -EINVAL;
+}
+
+/*
+ * Generators for the show and store methods of an attribute backed by
+ * tpg->attrib._name; CONFIGFS_ATTR() follows each use.
+ */
+#define RBDT_TPG_ATTRIB_BOOL(_name)					\
+static bool *rbdt_tpg_attrib_##_name##_ptr(struct config_item *item)	\
+{									\
+	return &attrib_to_rbdt_tpg(item)->attrib._name;			\
+}									\
+									\
+static ssize_t rbdt_tpg_attrib_##_name##_show(struct config_item *item, \
+					      char *page)		\
+{									\
+	return sysfs_emit(page, "%d\n",					\
+			  READ_ONCE(*rbdt_tpg_attrib_##_name##_ptr(item))); \
+}									\
+									\
+static ssize_t rbdt_tpg_attrib_##_name##_store(struct config_item *item, \
+					       const char *page,	\
+					       size_t count)		\
+{									\
+	bool val;							\
+	int ret;							\
+									\
+	ret = rbdt_tpg_attrib_parse_bool(attrib_to_rbdt_tpg(item),	\
+					 #_name, page, &val);		\
+	if (ret)							\
+		return ret;						\
+	WRITE_ONCE(*rbdt_tpg_attrib_##_name##_ptr(item), val);		\
+	return count;							\
+}
+
+#define RBDT_TPG_ATTRIB_U32(_name, _min, _max, _align)			\
+static u32 *rbdt_tpg_attrib_##_name##_ptr(struct config_item *item)	\
+{									\
+	return &attrib_to_rbdt_tpg(item)->attrib._name;			\
+}									\
+									\
+static ssize_t rbdt_tpg_attrib_##_name##_show(struct config_item *item, \
+					      char *page)		\
+{									\
+	return sysfs_emit(page, "%u\n",					\
+			  READ_ONCE(*rbdt_tpg_attrib_##_name##_ptr(item))); \
+}									\
+									\
+static ssize_t rbdt_tpg_attrib_##_name##_store(struct config_item *item, \
+					       const char *page,	\
+					       size_t count)		\
+{									\
+	static const struct rbdt_attrib_range range = {			\
+		.name = #_name, .min = _min, .max = _max, .align = _align, \
+	};								\
+	u32 val;							\
+	int ret;							\
+									\
+	ret = rbdt_tpg_attrib_parse_u32(attrib_to_rbdt_tpg(item),	\
+					&range, page, &val);		\
+	if (ret)							\
+		return ret;						\
+	WRITE_ONCE(*rbdt_tpg_attrib_##_name##_ptr(item), val);		\
+	return count;							\
+}
+
+RBDT_TPG_ATTRIB_BOOL(generate_node_acls);
+CONFIGFS_ATTR(rbdt_tpg_attrib_, generate_node_acls);
+RBDT_TPG_ATTRIB_BOOL(demo_mode_write_protect);
+CONFIGFS_ATTR(rbdt_tpg_attrib_, demo_mode_write_protect);
+RBDT_TPG_ATTRIB_BOOL(cache_dynamic_acls);
+CONFIGFS_ATTR(rbdt_tpg_attrib_, cache_dynamic_acls);
+RBDT_TPG_ATTRIB_U32(max_io_size, SZ_4K, SZ_8M, SZ_4K);
+CONFIGFS_ATTR(rbdt_tpg_attrib_, max_io_size);
+RBDT_TPG_ATTRIB_U32(queue_depth, 16, 1024, 0);
+CONFIGFS_ATTR(rbdt_tpg_attrib_, queue_depth);
+RBDT_TPG_ATTRIB_U32(max_queues, 1, 64, 0);
+CONFIGFS_ATTR(rbdt_tpg_attrib_, max_queues);
+RBDT_TPG_ATTRIB_U32(inline_data_size, 0, SZ_16K, 0);
+CONFIGFS_ATTR(rbdt_tpg_attrib_, inline_data_size);
+RBDT_TPG_ATTRIB_U32(imm_read_size, 0, SZ_16K, 0);
+CONFIGFS_ATTR(rbdt_tpg_attrib_, imm_read_size);
+
+struct configfs_attribute *rbdt_tpg_attrib_attrs[] = {
+	&rbdt_tpg_attrib_attr_generate_node_acls,
+	&rbdt_tpg_attrib_attr_demo_mode_write_protect,
+	&rbdt_tpg_attrib_attr_cache_dynamic_acls,
+	&rbdt_tpg_attrib_attr_max_io_size,
+	&rbdt_tpg_attrib_attr_queue_depth,
+	&rbdt_tpg_attrib_attr_max_queues,
+	&rbdt_tpg_attrib_attr_inline_data_size,
+	&rbdt_tpg_attrib_attr_imm_read_size,
+	NULL,
+};

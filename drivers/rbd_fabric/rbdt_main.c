@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rbdt: the LIO fabric "rbd" of the RDMA block device.
+ *
+ * This file holds the module entry points and the fabric ops that LIO
+ * calls for TPG policy and for commands. The configfs callbacks are in
+ * rbdt_configfs.c and the rdma_cm listeners in rbdt_cm.c.
+ *
+ * State of this version: targets, TPGs, ACLs and network portals can be
+ * configured, and portals listen, but every connection is rejected: there
+ * is no login and no data path yet, so no session and no command exists.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/ctype.h>
+#include <linux/debugfs.h>
+#include <linux/kstrtox.h>
+#include <linux/module.h>
+#include <linux/string.h>
+#include <linux/workqueue.h>
+#include <target/target_core_base.h>
+#include <target/target_core_fabric.h>
+
+#include "rbdt.h"
+
+/* For deferred work: listener repair now, session teardown later. */
+struct workqueue_struct *rbdt_wq;
+/* /sys/kernel/debug/rbdt; per-session statistics will live below it. */
+struct dentry *rbdt_debugfs_root;
+
+/**
+ * rbdt_parse_u16() - parse a strict decimal 1..65535
+ * @s: The string: digits only, no sign, no leading zero, no newline.
+ * @res: The value, on success.
+ *
+ * Used for names (tpgt_<N>, the port of a portal), where one value must
+ * have exactly one spelling.
+ *
+ * Return: 0 or -EINVAL.
+ */
+int rbdt_parse_u16(const char *s, u16 *res)
+{
+	size_t len = strlen(s);
+	unsigned int val;
+	size_t i;
+
+	if (len == 0 || len > 5 || s[0] == '0')
+		return -EINVAL;
+	for (i = 0; i < len; i++) {
+		if (!isdigit(s[i]))
+			return -EINVAL;
+	}
+	if (kstrtouint(s, 10, &val) || val > U16_MAX)
+		return -EINVAL;
+	*res = val;
+	return 0;
+}
+
+/* TPG policy */
+
+static char *rbdt_tpg_get_wwn(struct se_portal_group *se_tpg)
+{
+	return to_rbdt_tpg(se_tpg)->tport->name;
+}
+
+static u16 rbdt_tpg_get_tag(struct se_portal_group *se_tpg)
+{
+	return to_rbdt_tpg(se_tpg)->tag;
+}
+
+static int rbdt_tpg_check_demo_mode(struct se_portal_group *se_tpg)
+{
+	return READ_ONCE(to_rbdt_tpg(se_tpg)->attrib.generate_node_acls);
+}
+
+static int rbdt_tpg_check_demo_mode_cache(struct se_portal_group *se_tpg)
+{
+	return READ_ONCE(to_rbdt_tpg(se_tpg)->attrib.cache_dynamic_acls);
+}
+
+static int
+rbdt_tpg_check_demo_mode_write_protect(struct se_portal_group *se_tpg)
+{
+	return READ_ONCE(to_rbdt_tpg(se_tpg)->attrib.demo_mode_write_protect);
+}
+
+/* Explicitly mapped LUNs start writable; their write_protect decides. */
+static int
+rbdt_tpg_check_prod_mode_write_protect(struct se_portal_group *se_tpg)
+{
+	return 0;
+}
+
+static u32 rbdt_tpg_get_inst_index(struct se_portal_group *se_tpg)
+{
+	return 1;
+}
+
+/* Sessions and ACLs */
+
+/* Only used for the SCSI-MIB statistics. */
+static u32 rbdt_sess_get_index(struct se_session *se_sess)
+{
+	return 0;
+}
+
+static void rbdt_set_default_node_attributes(struct se_node_acl *se_nacl)
+{
+}
+
+/*
+ * Commands. A command belongs to a session and no session can exist yet,
+ * so core cannot call these. They are shells for the data path, but each
+ * one keeps core's contract, so that a stray call neither crashes nor
+ * leaves a command hanging: the command is failed or finished and its
+ * reference dropped.
+ */
+
+static void rbdt_cmd_no_transport(struct se_cmd *se_cmd, const char *op)
+{
+	pr_err_ratelimited("%s for command tag %llu without a data path\n",
+			   op, se_cmd->tag);
+}
+
+static int rbdt_get_cmd_state(struct se_cmd *se_cmd)
+{
+	return 0;
+}
+
+static int rbdt_write_pending(struct se_cmd *se_cmd)
+{
+	rbdt_cmd_no_transport(se_cmd, "write_pending");
+	/* Not -EAGAIN or -ENOMEM: core fails it with CHECK CONDITION. */
+	return -EIO;
+}
+
+/*
+ * With no connection to send on, the response is dropped, as after a
+ * connection loss; core then finishes the command through check_stop_free.
+ */
+static int rbdt_queue_data_in(struct se_cmd *se_cmd)
+{
+	rbdt_cmd_no_transport(se_cmd, "queue_data_in");
+	return 0;
+}
+
+static int rbdt_queue_status(struct se_cmd *se_cmd)
+{
+	rbdt_cmd_no_transport(se_cmd, "queue_status");
+	return 0;
+}
+
+static void rbdt_queue_tm_rsp(struct se_cmd *se_cmd)
+{
+	rbdt_cmd_no_transport(se_cmd, "queue_tm_rsp");
+}
+
+/* No fabric resources (credits, rw contexts) are held yet. */
+static void rbdt_aborted_task(struct se_cmd *se_cmd)
+{
+}
+
+static int rbdt_check_stop_free(struct se_cmd *se_cmd)
+{
+	return target_put_sess_cmd(se_cmd);
+}
+
+/* Descriptors will live in per-queue rings; nothing to give back yet. */
+static void rbdt_release_cmd(struct se_cmd *se_cmd)
+{
+}
+
+static const struct target_core_fabric_ops rbdt_fabric_ops = {
+	.module					= THIS_MODULE,
+	.fabric_name				= RBDT_FABRIC_NAME,
+	.node_acl_size				= sizeof(struct rbdt_nacl),
+
+	.tpg_get_wwn				= rbdt_tpg_get_wwn,
+	.tpg_get_tag				= rbdt_tpg_get_tag,
+	.tpg_check_demo_mode			= rbdt_tpg_check_demo_mode,
+	.tpg_check_demo_mode_cache		= rbdt_tpg_check_demo_mode_cache,
+	.tpg_check_demo_mode_write_protect	= rbdt_tpg_check_demo_mode_write_protect,
+	.tpg_check_prod_mode_write_protect	= rbdt_tpg_check_prod_mode_write_protect,
+	.tpg_get_inst_index			= rbdt_tpg_get_inst_index,
+
+	.sess_get_index				= rbdt_sess_get_index,
+	.set_default_node_attributes		= rbdt_set_default_node_attributes,
+
+	.get_cmd_state				= rbdt_get_cmd_state,
+	.write_pending				= rbdt_write_pending,
+	.queue_data_in				= rbdt_queue_data_in,
+	.queue_status				= rbdt_queue_status,
+	.queue_tm_rsp				= rbdt_queue_tm_rsp,
+	.aborted_task				= rbdt_aborted_task,
+	.check_stop_free			= rbdt_check_stop_free,
+	.release_cmd				= rbdt_release_cmd,
+
+	.fabric_make_wwn			= rbdt_make_wwn,
+	.fabric_drop_wwn			= rbdt_drop_wwn,
+	.fabric_make_tpg			= rbdt_make_tpg,
+	.fabric_enable_tpg			= rbdt_enable_tpg,
+	.fabric_drop_tpg			= rbdt_drop_tpg,
+	.fabric_make_np				= rbdt_make_np,
+	.fabric_drop_np				= rbdt_drop_np,
+	.fabric_init_nodeacl			= rbdt_init_nodeacl,
+
+	.tfc_wwn_attrs				= rbdt_fabric_attrs,
+	.tfc_tpg_attrib_attrs			= rbdt_tpg_attrib_attrs,
+};
+
+static int __init rbdt_init(void)
+{
+	int ret;
+
+	rbdt_wq = alloc_workqueue("rbdt_wq", WQ_UNBOUND, 0);
+	if (!rbdt_wq)
+		return -ENOMEM;
+
+	rbdt_debugfs_root = debugfs_create_dir(KBUILD_MODNAME, NULL);
+
+	/* Last: from here on, configfs can call into the module. */
+	ret = target_register_template(&rbdt_fabric_ops);
+	if (ret) {
+		pr_err("target_register_template failed (%d)\n", ret);
+		goto out_remove_debugfs;
+	}
+
+	pr_info("%s loaded\n", RBDT_VERSION_STRING);
+	return 0;
+
+out_remove_debugfs:
+	debugfs_remove(rbdt_debugfs_root);
+	destroy_workqueue(rbdt_wq);
+	return ret;
+}
+
+static void __exit rbdt_exit(void)
+{
+	/*
+	 * Every configfs directory of the fabric pins the module, so by now
+	 * /sys/kernel/config/target/rbd is gone, and with it every portal,
+	 * listener and TPG.
+	 */
+	target_unregister_template(&rbdt_fabric_ops);
+	rbdt_cm_exit();
+	debugfs_remove(rbdt_debugfs_root);
+	destroy_workqueue(rbdt_wq);
+	pr_info("unloaded\n");
+}
+
+module_init(rbdt_init);
+module_exit(rbdt_exit);
+
+MODULE_DESCRIPTION("RDMA block device target: LIO fabric \"rbd\"");
+MODULE_AUTHOR("rbd developers");
+MODULE_LICENSE("GPL");
+MODULE_VERSION(RBDT_VERSION);

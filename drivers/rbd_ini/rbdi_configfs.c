@@ -1,0 +1,537 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rbdi: the configfs interface, /sys/kernel/config/rbdi/.
+ *
+ *   /sys/kernel/config/rbdi/
+ *	version			read-only, e.g. "rbdi 0.1.0 (protocol 1)"
+ *	<session>/		mkdir creates a session, rmdir deletes it
+ *
+ * A session name is 1..64 characters of A-Z, a-z, 0-9, '.', '_' and '-',
+ * starting with a letter or a digit. A session directory holds:
+ *
+ *   attribute         default        accepted values
+ *   traddr            (unset)        IPv4 or IPv6 literal, no brackets;
+ *                                    "fe80::1%eth0" for link-local
+ *   trsvcid           65000          1..65535
+ *   src_addr          (unset)        as traddr, same family; "" clears
+ *   target            (unset)        target name (rbd_name.c formats)
+ *   lun               0              0..18446744073709551615
+ *   initiator         (unset)        initiator name (rbd_name.c formats)
+ *   nr_queues         online CPUs,   1..64
+ *                     at most 64
+ *   queue_depth       128            16..1024 (commands per queue)
+ *   max_io_size       1048576        4096..8388608, a multiple of 4096
+ *   inline_data_size  4096           0..16384 (bytes; 0 disables)
+ *   imm_read_size     4096           0..16384 (bytes; 0 disables)
+ *   io_timeout        30             1..3600 (seconds)
+ *   reconnect_delay   10             1..3600 (seconds)
+ *   ctrl_loss_tmo     600            -1 (forever) or 0..31536000 (seconds)
+ *   fast_io_fail_tmo  -1             -1 (off) or 0..31536000 (seconds)
+ *   enable            0              0 or 1
+ *   state             read-only: offline, connecting, live, reconnecting,
+ *                     deleting
+ *   device            read-only: block device name, empty while none
+ *
+ * There is deliberately no default for initiator. Reading
+ * /etc/rbd/initiatorname is policy, and the kernel would have to read it
+ * in whatever mount namespace the mkdir came from; so rbdadm reads the
+ * file (its "InitiatorName=" line) and writes this attribute, and enable
+ * refuses a session without one. Raw configfs users write it themselves.
+ *
+ * Every write is checked on its own: a bad value fails with -EINVAL and a
+ * log line naming the session, the attribute and what is accepted.
+ * Checks between attributes (traddr, target and initiator set; src_addr
+ * in traddr's family; fast_io_fail_tmo not above ctrl_loss_tmo) are made
+ * when 1 is written to enable, so attributes can be written in any order.
+ * While a session is enabled its configuration is fixed, and writes fail
+ * with -EBUSY. The session lock serialises all of this.
+ *
+ * configfs itself guarantees that show and store never run once rmdir
+ * has started, and that the module stays loaded while a session
+ * directory exists.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/configfs.h>
+#include <linux/ctype.h>
+#include <linux/kstrtox.h>
+#include <linux/limits.h>
+#include <linux/minmax.h>
+#include <linux/sizes.h>
+#include <linux/string.h>
+#include <linux/sysfs.h>
+
+#include "rbdi.h"
+
+/* How much of a rejected value or name a log line quotes. */
+#define RBDI_LOG_QUOTE_MAX	256
+
+/* Upper bound for the loss timeouts: a year; -1 means "forever". */
+#define RBDI_TMO_MAX		(365 * 24 * 3600)
+
+static int rbdi_quote_len(const char *s)
+{
+	return min_t(size_t, strcspn(s, "\n"), RBDI_LOG_QUOTE_MAX);
+}
+
+static inline struct rbdi_session *to_rbdi_sess(struct config_item *item)
+{
+	return container_of(to_config_group(item), struct rbdi_session, group);
+}
+
+/* Subsystem root: /sys/kernel/config/rbdi/version */
+
+static ssize_t rbdi_subsys_version_show(struct config_item *item, char *page)
+{
+	return sysfs_emit(page, "%s\n", RBDI_VERSION_STRING);
+}
+
+CONFIGFS_ATTR_RO(rbdi_subsys_, version);
+
+static struct configfs_attribute *rbdi_subsys_attrs[] = {
+	&rbdi_subsys_attr_version,
+	NULL,
+};
+
+/* Session attributes */
+
+/* Called with sess->lock held, before changing any configuration. */
+static int rbdi_sess_check_idle(struct rbdi_session *sess, const char *attr)
+{
+	lockdep_assert_held(&sess->lock);
+
+	if (sess->enabled) {
+		rbdi_sess_err(sess, "cannot change %s while the session is enabled; write 0 to enable first\n",
+			      attr);
+		return -EBUSY;
+	}
+	return 0;
+}
+
+/**
+ * struct rbdi_int_range - the values a numeric session attribute accepts
+ * @name: Attribute name, for log messages.
+ * @min: Smallest value.
+ * @max: Largest value.
+ * @align: The value must be a multiple of this, or 0 for no constraint.
+ * @minus_one: -1 is accepted as well (meaning "off" or "forever").
+ */
+struct rbdi_int_range {
+	const char *name;
+	long long min;
+	long long max;
+	unsigned int align;
+	bool minus_one;
+};
+
+static int rbdi_sess_parse_int(struct rbdi_session *sess,
+			       const struct rbdi_int_range *range,
+			       const char *page, long long *val)
+{
+	if (kstrtoll(page, 10, val))
+		goto out_invalid;
+	if (range->minus_one && *val == -1)
+		return 0;
+	if (*val < range->min || *val > range->max)
+		goto out_invalid;
+	if (range->align && *val % range->align)
+		goto out_invalid;
+	return 0;
+
+out_invalid:
+	if (range->minus_one)
+		rbdi_sess_err(sess, "%s: invalid value '%*pE' (allowed: -1 or %lld..%lld)\n",
+			      range->name, rbdi_quote_len(page), page,
+			      range->min, range->max);
+	else if (range->align)
+		rbdi_sess_err(sess, "%s: invalid value '%*pE' (allowed: %lld..%lld, a multiple of %u)\n",
+			      range->name, rbdi_quote_len(page), page,
+			      range->min, range->max, range->align);
+	else
+		rbdi_sess_err(sess, "%s: invalid value '%*pE' (allowed: %lld..%lld)\n",
+			      range->name, rbdi_quote_len(page), page,
+			      range->min, range->max);
+	return -EINVAL;
+}
+
+/*
+ * Show and store methods for a numeric attribute backed by
+ * sess->opts._field, of the given type (u16, u32 or s32), which holds
+ * the whole range the parser enforces. CONFIGFS_ATTR() follows each use.
+ */
+#define RBDI_SESS_INT_ATTR(type, _field, _min, _max, _align, _minus_one) \
+static type *rbdi_sess_##_field##_ptr(struct rbdi_session *sess)	\
+{									\
+	return &sess->opts._field;					\
+}									\
+									\
+static ssize_t rbdi_sess_##_field##_show(struct config_item *item,	\
+					 char *page)			\
+{									\
+	struct rbdi_session *sess = to_rbdi_sess(item);			\
+	long long val;							\
+									\
+	mutex_lock(&sess->lock);					\
+	val = *rbdi_sess_##_field##_ptr(sess);				\
+	mutex_unlock(&sess->lock);					\
+	return sysfs_emit(page, "%lld\n", val);				\
+}									\
+									\
+static ssize_t rbdi_sess_##_field##_store(struct config_item *item,	\
+					  const char *page,		\
+					  size_t count)			\
+{									\
+	static const struct rbdi_int_range range = {			\
+		.name = #_field, .min = _min, .max = _max,		\
+		.align = _align, .minus_one = _minus_one,		\
+	};								\
+	struct rbdi_session *sess = to_rbdi_sess(item);			\
+	long long val;							\
+	int ret;							\
+									\
+	ret = rbdi_sess_parse_int(sess, &range, page, &val);		\
+	if (ret)							\
+		return ret;						\
+	mutex_lock(&sess->lock);					\
+	ret = rbdi_sess_check_idle(sess, #_field);			\
+	if (!ret)							\
+		*rbdi_sess_##_field##_ptr(sess) = val;			\
+	mutex_unlock(&sess->lock);					\
+	if (ret)							\
+		return ret;						\
+	return count;							\
+}
+
+RBDI_SESS_INT_ATTR(u16, trsvcid, 1, U16_MAX, 0, false);
+CONFIGFS_ATTR(rbdi_sess_, trsvcid);
+RBDI_SESS_INT_ATTR(u32, nr_queues, 1, RBDI_MAX_QUEUES, 0, false);
+CONFIGFS_ATTR(rbdi_sess_, nr_queues);
+RBDI_SESS_INT_ATTR(u32, queue_depth, 16, 1024, 0, false);
+CONFIGFS_ATTR(rbdi_sess_, queue_depth);
+RBDI_SESS_INT_ATTR(u32, max_io_size, SZ_4K, SZ_8M, SZ_4K, false);
+CONFIGFS_ATTR(rbdi_sess_, max_io_size);
+RBDI_SESS_INT_ATTR(u32, inline_data_size, 0, SZ_16K, 0, false);
+CONFIGFS_ATTR(rbdi_sess_, inline_data_size);
+RBDI_SESS_INT_ATTR(u32, imm_read_size, 0, SZ_16K, 0, false);
+CONFIGFS_ATTR(rbdi_sess_, imm_read_size);
+RBDI_SESS_INT_ATTR(u32, io_timeout, 1, 3600, 0, false);
+CONFIGFS_ATTR(rbdi_sess_, io_timeout);
+RBDI_SESS_INT_ATTR(u32, reconnect_delay, 1, 3600, 0, false);
+CONFIGFS_ATTR(rbdi_sess_, reconnect_delay);
+RBDI_SESS_INT_ATTR(s32, ctrl_loss_tmo, 0, RBDI_TMO_MAX, 0, true);
+CONFIGFS_ATTR(rbdi_sess_, ctrl_loss_tmo);
+RBDI_SESS_INT_ATTR(s32, fast_io_fail_tmo, 0, RBDI_TMO_MAX, 0, true);
+CONFIGFS_ATTR(rbdi_sess_, fast_io_fail_tmo);
+
+/* lun spans all of u64, beyond what the signed parser above can hold. */
+static ssize_t rbdi_sess_lun_show(struct config_item *item, char *page)
+{
+	struct rbdi_session *sess = to_rbdi_sess(item);
+	u64 lun;
+
+	mutex_lock(&sess->lock);
+	lun = sess->opts.lun;
+	mutex_unlock(&sess->lock);
+	return sysfs_emit(page, "%llu\n", lun);
+}
+
+static ssize_t rbdi_sess_lun_store(struct config_item *item,
+				   const char *page, size_t count)
+{
+	struct rbdi_session *sess = to_rbdi_sess(item);
+	u64 lun;
+	int ret;
+
+	if (kstrtou64(page, 10, &lun)) {
+		rbdi_sess_err(sess, "lun: invalid value '%*pE' (allowed: 0..%llu)\n",
+			      rbdi_quote_len(page), page, U64_MAX);
+		return -EINVAL;
+	}
+
+	mutex_lock(&sess->lock);
+	ret = rbdi_sess_check_idle(sess, "lun");
+	if (!ret)
+		sess->opts.lun = lun;
+	mutex_unlock(&sess->lock);
+	if (ret)
+		return ret;
+	return count;
+}
+
+CONFIGFS_ATTR(rbdi_sess_, lun);
+
+/*
+ * A string attribute: one line, without the trailing newline; writing an
+ * empty line unsets it. @check, if given, validates a non-empty value.
+ */
+static ssize_t rbdi_sess_store_str(struct rbdi_session *sess,
+				   const char *attr, char *dst,
+				   const char *page, size_t count,
+				   const char *(*check)(const char *))
+{
+	char buf[RBDI_STR_SIZE];
+	const char *reason;
+	size_t len;
+	int ret;
+
+	len = strcspn(page, "\n");
+	if (page[len] == '\n' && page[len + 1] != '\0') {
+		rbdi_sess_err(sess, "%s: invalid value: only one line is accepted\n",
+			      attr);
+		return -EINVAL;
+	}
+	if (len >= sizeof(buf)) {
+		rbdi_sess_err(sess, "%s: invalid value: longer than %zu bytes\n",
+			      attr, sizeof(buf) - 1);
+		return -EINVAL;
+	}
+	memcpy(buf, page, len);
+	buf[len] = '\0';
+
+	reason = len && check ? check(buf) : NULL;
+	if (reason) {
+		rbdi_sess_err(sess, "%s: invalid value '%*pE': %s\n", attr,
+			      rbdi_quote_len(page), page, reason);
+		return -EINVAL;
+	}
+
+	mutex_lock(&sess->lock);
+	ret = rbdi_sess_check_idle(sess, attr);
+	if (!ret)
+		strscpy(dst, buf, RBDI_STR_SIZE);
+	mutex_unlock(&sess->lock);
+	if (ret)
+		return ret;
+	return count;
+}
+
+/*
+ * Show and store methods for a string attribute backed by
+ * sess->opts._field (RBDI_STR_SIZE bytes, asserted in rbdi.h), validated
+ * by _check. CONFIGFS_ATTR() follows each use.
+ */
+#define RBDI_SESS_STR_ATTR(_field, _check)				\
+static char *rbdi_sess_##_field##_str(struct rbdi_session *sess)	\
+{									\
+	return sess->opts._field;					\
+}									\
+									\
+static ssize_t rbdi_sess_##_field##_show(struct config_item *item,	\
+					 char *page)			\
+{									\
+	struct rbdi_session *sess = to_rbdi_sess(item);			\
+	ssize_t ret;							\
+									\
+	mutex_lock(&sess->lock);					\
+	ret = sysfs_emit(page, "%s\n", rbdi_sess_##_field##_str(sess));	\
+	mutex_unlock(&sess->lock);					\
+	return ret;							\
+}									\
+									\
+static ssize_t rbdi_sess_##_field##_store(struct config_item *item,	\
+					  const char *page,		\
+					  size_t count)			\
+{									\
+	struct rbdi_session *sess = to_rbdi_sess(item);			\
+									\
+	return rbdi_sess_store_str(sess, #_field,			\
+				   rbdi_sess_##_field##_str(sess),	\
+				   page, count, _check);		\
+}
+
+RBDI_SESS_STR_ATTR(traddr, rbdi_check_addr);
+CONFIGFS_ATTR(rbdi_sess_, traddr);
+RBDI_SESS_STR_ATTR(src_addr, rbdi_check_addr);
+CONFIGFS_ATTR(rbdi_sess_, src_addr);
+RBDI_SESS_STR_ATTR(target, rbd_name_check);
+CONFIGFS_ATTR(rbdi_sess_, target);
+RBDI_SESS_STR_ATTR(initiator, rbd_name_check);
+CONFIGFS_ATTR(rbdi_sess_, initiator);
+
+static ssize_t rbdi_sess_enable_show(struct config_item *item, char *page)
+{
+	return sysfs_emit(page, "%d\n", READ_ONCE(to_rbdi_sess(item)->enabled));
+}
+
+static ssize_t rbdi_sess_enable_store(struct config_item *item,
+				      const char *page, size_t count)
+{
+	struct rbdi_session *sess = to_rbdi_sess(item);
+	bool enable;
+	int ret = 0;
+
+	if (kstrtobool(page, &enable)) {
+		rbdi_sess_err(sess, "enable: invalid value '%*pE' (allowed: 0 or 1)\n",
+			      rbdi_quote_len(page), page);
+		return -EINVAL;
+	}
+
+	mutex_lock(&sess->lock);
+	if (enable && !sess->enabled)
+		ret = rbdi_sess_enable(sess);
+	else if (!enable)
+		rbdi_sess_disable(sess);
+	mutex_unlock(&sess->lock);
+	if (ret)
+		return ret;
+	return count;
+}
+
+CONFIGFS_ATTR(rbdi_sess_, enable);
+
+static ssize_t rbdi_sess_state_show(struct config_item *item, char *page)
+{
+	struct rbdi_session *sess = to_rbdi_sess(item);
+
+	return sysfs_emit(page, "%s\n",
+			  rbdi_sess_state_name(READ_ONCE(sess->state)));
+}
+
+CONFIGFS_ATTR_RO(rbdi_sess_, state);
+
+static ssize_t rbdi_sess_device_show(struct config_item *item, char *page)
+{
+	struct rbdi_session *sess = to_rbdi_sess(item);
+	ssize_t ret;
+
+	mutex_lock(&sess->lock);
+	ret = sysfs_emit(page, "%s\n", sess->disk_name);
+	mutex_unlock(&sess->lock);
+	return ret;
+}
+
+CONFIGFS_ATTR_RO(rbdi_sess_, device);
+
+static struct configfs_attribute *rbdi_sess_attrs[] = {
+	&rbdi_sess_attr_traddr,
+	&rbdi_sess_attr_trsvcid,
+	&rbdi_sess_attr_src_addr,
+	&rbdi_sess_attr_target,
+	&rbdi_sess_attr_lun,
+	&rbdi_sess_attr_initiator,
+	&rbdi_sess_attr_nr_queues,
+	&rbdi_sess_attr_queue_depth,
+	&rbdi_sess_attr_max_io_size,
+	&rbdi_sess_attr_inline_data_size,
+	&rbdi_sess_attr_imm_read_size,
+	&rbdi_sess_attr_io_timeout,
+	&rbdi_sess_attr_reconnect_delay,
+	&rbdi_sess_attr_ctrl_loss_tmo,
+	&rbdi_sess_attr_fast_io_fail_tmo,
+	&rbdi_sess_attr_enable,
+	&rbdi_sess_attr_state,
+	&rbdi_sess_attr_device,
+	NULL,
+};
+
+/* The last reference of the directory is gone; the session may outlive it. */
+static void rbdi_sess_release(struct config_item *item)
+{
+	rbdi_sess_put(to_rbdi_sess(item));
+}
+
+static struct configfs_item_operations rbdi_sess_item_ops = {
+	.release	= rbdi_sess_release,
+};
+
+static const struct config_item_type rbdi_sess_type = {
+	.ct_item_ops	= &rbdi_sess_item_ops,
+	.ct_attrs	= rbdi_sess_attrs,
+	.ct_owner	= THIS_MODULE,
+};
+
+/* Session directories */
+
+static bool rbdi_sess_name_valid(const char *name)
+{
+	size_t len = strlen(name);
+	size_t i;
+
+	if (len == 0 || len > RBDI_SESS_NAME_MAX || !isalnum(name[0]))
+		return false;
+	for (i = 0; i < len; i++) {
+		if (!isascii(name[i]))
+			return false;
+		if (!isalnum(name[i]) && name[i] != '.' && name[i] != '_' &&
+		    name[i] != '-')
+			return false;
+	}
+	return true;
+}
+
+/* mkdir, under configfs' subsystem mutex: allocate only, never connect. */
+static struct config_group *rbdi_sess_make_group(struct config_group *group,
+						 const char *name)
+{
+	struct rbdi_session *sess;
+
+	if (!rbdi_sess_name_valid(name)) {
+		pr_err("rejected session name '%*pE': use 1..%d characters of A-Z, a-z, 0-9, '.', '_' and '-', starting with a letter or digit\n",
+		       rbdi_quote_len(name), name, RBDI_SESS_NAME_MAX);
+		return ERR_PTR(-EINVAL);
+	}
+
+	sess = rbdi_sess_create(name);
+	if (IS_ERR(sess))
+		return ERR_CAST(sess);
+
+	config_group_init_type_name(&sess->group, name, &rbdi_sess_type);
+	return &sess->group;
+}
+
+/* rmdir: take the session down, then drop the directory's reference. */
+static void rbdi_sess_drop_item(struct config_group *group,
+				struct config_item *item)
+{
+	rbdi_sess_delete(to_rbdi_sess(item));
+	config_item_put(item);
+}
+
+static struct configfs_group_operations rbdi_subsys_group_ops = {
+	.make_group	= rbdi_sess_make_group,
+	.drop_item	= rbdi_sess_drop_item,
+};
+
+static const struct config_item_type rbdi_subsys_type = {
+	.ct_group_ops	= &rbdi_subsys_group_ops,
+	.ct_attrs	= rbdi_subsys_attrs,
+	.ct_owner	= THIS_MODULE,
+};
+
+static struct configfs_subsystem rbdi_subsys = {
+	.su_group = {
+		.cg_item = {
+			.ci_namebuf	= "rbdi",
+			.ci_type	= &rbdi_subsys_type,
+		},
+	},
+};
+
+/**
+ * rbdi_configfs_init() - register /sys/kernel/config/rbdi
+ *
+ * Return: 0 or the negative errno of configfs_register_subsystem().
+ */
+int rbdi_configfs_init(void)
+{
+	int ret;
+
+	config_group_init(&rbdi_subsys.su_group);
+	mutex_init(&rbdi_subsys.su_mutex);
+
+	ret = configfs_register_subsystem(&rbdi_subsys);
+	if (ret)
+		pr_err("configfs_register_subsystem failed (%d)\n", ret);
+	return ret;
+}
+
+/**
+ * rbdi_configfs_exit() - unregister /sys/kernel/config/rbdi
+ *
+ * No session directory can exist here: each one pins the module.
+ */
+void rbdi_configfs_exit(void)
+{
+	configfs_unregister_subsystem(&rbdi_subsys);
+}

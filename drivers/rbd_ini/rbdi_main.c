@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rbdi: the blk-mq initiator of the RDMA block device.
+ *
+ * Sessions are configured in /sys/kernel/config/rbdi/ (rbdi_configfs.c);
+ * their life is in rbdi_session.c. This file holds the module entry
+ * points and the module-wide resources.
+ *
+ * State of this version: sessions can be created, configured and deleted,
+ * but enabling one fails with -EOPNOTSUPP: there is no login and no data
+ * path yet, hence no block device.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/blkdev.h>
+#include <linux/debugfs.h>
+#include <linux/module.h>
+
+#include "rbdi.h"
+
+/*
+ * Our own block major. With major 0, add_disk() would hand out dynamic
+ * numbers of the extended major 259, which sg3_utils takes for NVMe.
+ */
+int rbdi_major;
+/* /sys/kernel/debug/rbdi; per-session statistics will live below it. */
+struct dentry *rbdi_debugfs_root;
+
+static int __init rbdi_init(void)
+{
+	int ret;
+
+	rbdi_debugfs_root = debugfs_create_dir(KBUILD_MODNAME, NULL);
+
+	ret = register_blkdev(0, KBUILD_MODNAME);
+	if (ret < 0) {
+		pr_err("register_blkdev failed (%d)\n", ret);
+		goto out_remove_debugfs;
+	}
+	rbdi_major = ret;
+
+	/* Last: from here on, configfs can call into the module. */
+	ret = rbdi_configfs_init();
+	if (ret)
+		goto out_unregister_blkdev;
+
+	pr_info("%s loaded, block major %d\n", RBDI_VERSION_STRING,
+		rbdi_major);
+	return 0;
+
+out_unregister_blkdev:
+	unregister_blkdev(rbdi_major, KBUILD_MODNAME);
+out_remove_debugfs:
+	debugfs_remove(rbdi_debugfs_root);
+	return ret;
+}
+
+static void __exit rbdi_exit(void)
+{
+	/* Session directories pin the module: none is left by now. */
+	rbdi_configfs_exit();
+	rbdi_sessions_exit();
+	unregister_blkdev(rbdi_major, KBUILD_MODNAME);
+	debugfs_remove(rbdi_debugfs_root);
+	pr_info("unloaded\n");
+}
+
+module_init(rbdi_init);
+module_exit(rbdi_exit);
+
+MODULE_DESCRIPTION("RDMA block device initiator");
+MODULE_AUTHOR("rbd developers");
+MODULE_LICENSE("GPL");
+MODULE_VERSION(RBDI_VERSION);

@@ -1,0 +1,279 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rbdi: the session object, its lifetime and its state.
+ *
+ * A session is created by mkdir in /sys/kernel/config/rbdi/ and deleted by
+ * rmdir (rbdi_configfs.c). In between, writing 1 to its enable attribute
+ * is meant to connect, log in and create the block device. That part is
+ * not written yet: enable checks the configuration and then fails with
+ * -EOPNOTSUPP.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/cpumask.h>
+#include <linux/inet.h>
+#include <linux/minmax.h>
+#include <linux/sizes.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <net/net_namespace.h>
+
+#include "rbdi.h"
+
+static LIST_HEAD(rbdi_sessions);
+static DEFINE_MUTEX(rbdi_sessions_mutex);
+
+static const char * const rbdi_sess_state_names[] = {
+	[RBDI_SESS_OFFLINE]		= "offline",
+	[RBDI_SESS_CONNECTING]		= "connecting",
+	[RBDI_SESS_LIVE]		= "live",
+	[RBDI_SESS_RECONNECTING]	= "reconnecting",
+	[RBDI_SESS_DELETING]		= "deleting",
+};
+
+/**
+ * rbdi_sess_state_name() - the name the state attribute shows
+ * @state: A session state.
+ *
+ * Return: A static string.
+ */
+const char *rbdi_sess_state_name(enum rbdi_sess_state state)
+{
+	if (state >= ARRAY_SIZE(rbdi_sess_state_names))
+		return "unknown";
+	return rbdi_sess_state_names[state];
+}
+
+/* The one place where the state changes. */
+static void rbdi_sess_set_state(struct rbdi_session *sess,
+				enum rbdi_sess_state state)
+{
+	lockdep_assert_held(&sess->lock);
+
+	if (sess->state == state)
+		return;
+	pr_debug("session %s: %s -> %s\n", sess->name,
+		 rbdi_sess_state_name(sess->state), rbdi_sess_state_name(state));
+	WRITE_ONCE(sess->state, state);
+}
+
+/**
+ * rbdi_check_addr() - check an address literal for traddr or src_addr
+ * @addr: NUL-terminated candidate.
+ *
+ * Accepts what inet_pton_with_scope() accepts: a dotted IPv4 address, or
+ * an IPv6 address without brackets, with "%<interface>" as scope for a
+ * link-local one.
+ *
+ * Return: NULL if valid, otherwise the reason why not.
+ */
+const char *rbdi_check_addr(const char *addr)
+{
+	struct sockaddr_storage ss = { };
+
+	if (inet_pton_with_scope(&init_net, AF_UNSPEC, addr, NULL, &ss))
+		return "not an IPv4 or IPv6 address literal (no brackets, no port)";
+	return NULL;
+}
+
+/**
+ * rbdi_sess_create() - allocate a session with the default configuration
+ * @name: The configfs directory name, already validated.
+ *
+ * The caller initialises @group and owns the initial reference, which the
+ * configfs release of @group drops.
+ *
+ * Context: Process context (configfs mkdir).
+ * Return: The session or ERR_PTR(-ENOMEM).
+ */
+struct rbdi_session *rbdi_sess_create(const char *name)
+{
+	struct rbdi_session *sess;
+
+	sess = kzalloc(sizeof(*sess), GFP_KERNEL);
+	if (!sess)
+		return ERR_PTR(-ENOMEM);
+
+	kref_init(&sess->ref);
+	strscpy(sess->name, name, sizeof(sess->name));
+	mutex_init(&sess->lock);
+	sess->state = RBDI_SESS_OFFLINE;
+	sess->opts = (struct rbdi_sess_opts) {
+		.trsvcid		= 65000,
+		.lun			= 0,
+		.nr_queues		= min_t(unsigned int, num_online_cpus(),
+						RBDI_MAX_QUEUES),
+		.queue_depth		= 128,
+		.max_io_size		= SZ_1M,
+		.inline_data_size	= SZ_4K,
+		.imm_read_size		= SZ_4K,
+		.io_timeout		= 30,
+		.reconnect_delay	= 10,
+		.ctrl_loss_tmo		= 600,
+		.fast_io_fail_tmo	= -1,
+	};
+
+	mutex_lock(&rbdi_sessions_mutex);
+	list_add_tail(&sess->entry, &rbdi_sessions);
+	mutex_unlock(&rbdi_sessions_mutex);
+
+	return sess;
+}
+
+/**
+ * rbdi_sess_delete() - take a session out of service before its rmdir
+ *	completes
+ * @sess: The session.
+ *
+ * Once connections exist, this is where they are torn down and the disk
+ * deleted, synchronously. The memory stays until the last reference goes.
+ *
+ * Context: Process context (configfs rmdir).
+ */
+void rbdi_sess_delete(struct rbdi_session *sess)
+{
+	mutex_lock(&rbdi_sessions_mutex);
+	list_del_init(&sess->entry);
+	mutex_unlock(&rbdi_sessions_mutex);
+
+	mutex_lock(&sess->lock);
+	rbdi_sess_disable(sess);
+	rbdi_sess_set_state(sess, RBDI_SESS_DELETING);
+	mutex_unlock(&sess->lock);
+}
+
+static void rbdi_sess_free(struct kref *ref)
+{
+	struct rbdi_session *sess = container_of(ref, struct rbdi_session, ref);
+
+	mutex_destroy(&sess->lock);
+	kfree(sess);
+}
+
+/**
+ * rbdi_sess_get() - take a reference on a session
+ * @sess: The session.
+ */
+void rbdi_sess_get(struct rbdi_session *sess)
+{
+	kref_get(&sess->ref);
+}
+
+/**
+ * rbdi_sess_put() - drop a reference on a session; the last one frees it
+ * @sess: The session.
+ */
+void rbdi_sess_put(struct rbdi_session *sess)
+{
+	kref_put(&sess->ref, rbdi_sess_free);
+}
+
+/*
+ * Checks that need more than one attribute, so that the attributes can be
+ * written in any order. Each attribute's own range was checked when it
+ * was written.
+ */
+static int rbdi_sess_check_config(struct rbdi_session *sess)
+{
+	const struct rbdi_sess_opts *o = &sess->opts;
+	struct sockaddr_storage dst = { }, src = { };
+
+	lockdep_assert_held(&sess->lock);
+
+	if (!o->traddr[0]) {
+		rbdi_sess_err(sess, "cannot enable: traddr is not set\n");
+		return -EINVAL;
+	}
+	if (!o->target[0]) {
+		rbdi_sess_err(sess, "cannot enable: target is not set\n");
+		return -EINVAL;
+	}
+	if (!o->initiator[0]) {
+		rbdi_sess_err(sess, "cannot enable: initiator is not set (rbdadm sets it from /etc/rbd/initiatorname)\n");
+		return -EINVAL;
+	}
+
+	/* Parsed again: the interface named as IPv6 scope may be gone. */
+	if (inet_pton_with_scope(&init_net, AF_UNSPEC, o->traddr, NULL,
+				 &dst)) {
+		rbdi_sess_err(sess, "cannot enable: traddr '%s' is no longer a valid address\n",
+			      o->traddr);
+		return -EINVAL;
+	}
+	if (o->src_addr[0]) {
+		if (inet_pton_with_scope(&init_net, AF_UNSPEC, o->src_addr,
+					 NULL, &src)) {
+			rbdi_sess_err(sess, "cannot enable: src_addr '%s' is no longer a valid address\n",
+				      o->src_addr);
+			return -EINVAL;
+		}
+		if (src.ss_family != dst.ss_family) {
+			rbdi_sess_err(sess, "cannot enable: src_addr '%s' and traddr '%s' are of different address families\n",
+				      o->src_addr, o->traddr);
+			return -EINVAL;
+		}
+	}
+
+	if (o->ctrl_loss_tmo >= 0 && o->fast_io_fail_tmo > o->ctrl_loss_tmo) {
+		rbdi_sess_err(sess, "cannot enable: fast_io_fail_tmo (%d) exceeds ctrl_loss_tmo (%d); use -1 or a smaller value\n",
+			      o->fast_io_fail_tmo, o->ctrl_loss_tmo);
+		return -EINVAL;
+	}
+
+	return 0;
+}
+
+/**
+ * rbdi_sess_enable() - bring a session up (write 1 to enable)
+ * @sess: The session, with @sess->lock held.
+ *
+ * Checks the configuration as a whole. Connecting is not implemented yet,
+ * so a valid configuration fails too, with -EOPNOTSUPP; the session stays
+ * disabled and offline.
+ *
+ * Return: -EINVAL for a configuration that cannot work, otherwise
+ * -EOPNOTSUPP. Both are logged.
+ */
+int rbdi_sess_enable(struct rbdi_session *sess)
+{
+	int ret;
+
+	lockdep_assert_held(&sess->lock);
+
+	ret = rbdi_sess_check_config(sess);
+	if (ret)
+		return ret;
+
+	pr_err("login not implemented yet (session %s)\n", sess->name);
+	return -EOPNOTSUPP;
+}
+
+/**
+ * rbdi_sess_disable() - take a session down (write 0 to enable)
+ * @sess: The session, with @sess->lock held.
+ *
+ * Once connections exist, this logs out and deletes the disk before it
+ * returns. Does nothing for a disabled session.
+ */
+void rbdi_sess_disable(struct rbdi_session *sess)
+{
+	lockdep_assert_held(&sess->lock);
+
+	if (!sess->enabled)
+		return;
+	WRITE_ONCE(sess->enabled, false);
+	rbdi_sess_set_state(sess, RBDI_SESS_OFFLINE);
+	rbdi_sess_info(sess, "disabled\n");
+}
+
+/**
+ * rbdi_sessions_exit() - module exit check for the sessions
+ *
+ * Every session directory pins the module through configfs, so none can
+ * remain when the module goes; say so loudly if one did.
+ */
+void rbdi_sessions_exit(void)
+{
+	WARN_ON(!list_empty(&rbdi_sessions));
+}

@@ -1,0 +1,738 @@
+/* SPDX-License-Identifier: ((GPL-2.0 WITH Linux-syscall-note) OR BSD-2-Clause) */
+/*
+ * rbd wire protocol: every structure exchanged between the rbd initiator
+ * (rbdi) and the rbd LIO fabric (rbdt) over an RDMA reliable connection.
+ *
+ * All multi-byte fields are little-endian. Every structure has a fixed size
+ * that is a multiple of 8 bytes, declares its padding explicitly and is
+ * followed by a size assertion, so the layout is identical on every
+ * architecture and ABI (including i386, where __u64 is only 4-byte aligned).
+ * Reserved fields and undefined flag bits must be sent as zero and are
+ * checked by the receiver.
+ *
+ * The protocol is described in Documentation/protocol.rst; the validators
+ * used by both sides live in rbd_proto_check.h.
+ */
+#ifndef _UAPI_RBD_PROTO_H
+#define _UAPI_RBD_PROTO_H
+
+#include <linux/types.h>
+
+/*
+ * Compile-time assertion usable from the kernel, from C99 and C11 userspace
+ * and from C++11. In C it declares an extern array, never defined, whose
+ * size turns negative when @expr is false; the compiler's error then names
+ * rbd_static_assert_@name. Each @name must be unique.
+ */
+#ifdef __cplusplus
+#define RBD_STATIC_ASSERT(name, expr)	static_assert(expr, #name)
+#else
+#define RBD_STATIC_ASSERT(name, expr)	\
+	extern int rbd_static_assert_##name[(expr) ? 1 : -1]
+#endif
+
+/* Protocol version carried in every message; bumped on incompatible change. */
+#define RBD_PROTO_VERSION		1
+/* Oldest and newest versions this header can describe. */
+#define RBD_PROTO_VERSION_MIN		1
+#define RBD_PROTO_VERSION_MAX		1
+
+/* Magic of all connection private data: the bytes "RBDP" in wire order. */
+#define RBD_CM_MAGIC			0x50444252U
+
+/* Default rdma_cm port (RDMA_PS_TCP port space). */
+#define RBD_DEFAULT_PORT		65000
+
+/*
+ * Private data budgets of the transports. An IB/RoCE CM REQ carries 92
+ * bytes, of which rdma_cm uses 36 for its own header; REP and REJ carry 196
+ * and 148 bytes. iWARP carries private data in MPA frames; rbd keeps every
+ * private data structure within RBD_CM_PDATA_MAX bytes on all transports.
+ */
+#define RBD_CM_REQ_PDATA_IB		56
+#define RBD_CM_REP_PDATA_IB		196
+#define RBD_CM_REJ_PDATA_IB		148
+#define RBD_CM_PDATA_MAX		56
+
+/*
+ * Feature bits, offered by the initiator and granted by the target. A bit
+ * is in effect for a session only when the target grants it.
+ */
+/* The target may answer with SEND_WITH_INV when RBD_CMD_F_INVALIDATE is set. */
+#define RBD_FEAT_REMOTE_INV		(1ULL << 0)
+/* The target may advertise a command window below the queue depth. */
+#define RBD_FEAT_CREDIT_WINDOW		(1ULL << 1)
+/* All feature bits defined by this version of the header. */
+#define RBD_FEAT_ALL			(RBD_FEAT_REMOTE_INV | RBD_FEAT_CREDIT_WINDOW)
+
+/*
+ * Negotiated limits: protocol minimum, default and maximum of every value
+ * that the LOGIN exchange negotiates. The defaults are what rbdi requests
+ * and what rbdt grants unless configured otherwise.
+ */
+#define RBD_MIN_IO_BYTES		4096U
+#define RBD_DEFAULT_MAX_IO_BYTES	(1U << 20)
+#define RBD_MAX_IO_BYTES		(16U << 20)
+/* max_io_bytes must be a multiple of this. */
+#define RBD_IO_BYTES_ALIGN		4096U
+
+#define RBD_MIN_QUEUE_DEPTH		1
+#define RBD_DEFAULT_QUEUE_DEPTH		128
+#define RBD_MAX_QUEUE_DEPTH		1024
+
+#define RBD_MIN_NR_QUEUES		1
+#define RBD_DEFAULT_NR_QUEUES		16
+#define RBD_MAX_NR_QUEUES		64
+
+#define RBD_DEFAULT_INLINE_WRITE	4096U
+#define RBD_MAX_INLINE_WRITE		(64U << 10)
+
+#define RBD_DEFAULT_IMM_READ		4096U
+#define RBD_MAX_IMM_READ		(64U << 10)
+
+#define RBD_MIN_DESC			1
+#define RBD_DEFAULT_MAX_DESC		8
+#define RBD_MAX_DESC			32
+
+/* A target drops a queue 0 that has not logged in within this time. */
+#define RBD_LOGIN_TIMEOUT_MS		10000U
+
+/* Keep-alive timeout in milliseconds; 0 requests no keep-alive. */
+#define RBD_MIN_KEEPALIVE_MS		1000U
+#define RBD_DEFAULT_KEEPALIVE_MS	5000U
+#define RBD_MAX_KEEPALIVE_MS		600000U
+
+/*
+ * Control slots: on every queue the initiator may have this many control
+ * requests (LOGIN, LOGOUT, NOP, TMF) outstanding in addition to its
+ * command window, and the target keeps as many extra receives posted.
+ */
+#define RBD_CTRL_SLOTS			4
+/* Largest control capsule in either direction (the LOGIN request). */
+#define RBD_CTRL_CAPSULE_MAX		512
+
+/* CDB field size and the accepted range of cdb_len. */
+#define RBD_MIN_CDB_LEN			6
+#define RBD_MAX_CDB_LEN			32
+/* Largest sense data carried in a response (TRANSPORT_SENSE_BUFFER). */
+#define RBD_MAX_SENSE_LEN		96
+/* Size of a name field: up to 223 characters plus a terminating NUL. */
+#define RBD_NAME_LEN			224
+
+/* Bit positions of the qid and generation parts of a request tag. */
+#define RBD_TAG_QID_SHIFT		48
+#define RBD_TAG_GEN_SHIFT		32
+
+/**
+ * enum rbd_opcode - capsule opcodes
+ * @RBD_OP_LOGIN: session login request, first capsule on queue 0.
+ * @RBD_OP_LOGOUT: session logout request, queue 0 only.
+ * @RBD_OP_NOP: keep-alive request, any queue.
+ * @RBD_OP_SCSI_CMD: SCSI command, I/O queues only.
+ * @RBD_OP_TMF: task management request, queue 0 only.
+ * @RBD_OP_RSP_BIT: set in the opcode of every target-to-initiator capsule.
+ * @RBD_OP_LOGIN_RSP: answer to @RBD_OP_LOGIN.
+ * @RBD_OP_LOGOUT_RSP: answer to @RBD_OP_LOGOUT.
+ * @RBD_OP_NOP_RSP: answer to @RBD_OP_NOP.
+ * @RBD_OP_SCSI_RSP: answer to @RBD_OP_SCSI_CMD.
+ * @RBD_OP_TMF_RSP: answer to @RBD_OP_TMF.
+ */
+enum rbd_opcode {
+	RBD_OP_LOGIN		= 0x01,
+	RBD_OP_LOGOUT		= 0x02,
+	RBD_OP_NOP		= 0x03,
+	RBD_OP_SCSI_CMD		= 0x04,
+	RBD_OP_TMF		= 0x05,
+
+	RBD_OP_RSP_BIT		= 0x80,
+	RBD_OP_LOGIN_RSP	= 0x81,
+	RBD_OP_LOGOUT_RSP	= 0x82,
+	RBD_OP_NOP_RSP		= 0x83,
+	RBD_OP_SCSI_RSP		= 0x84,
+	RBD_OP_TMF_RSP		= 0x85,
+};
+
+/**
+ * enum rbd_reject_reason - why a connection or login was refused
+ * @RBD_REJ_NONE: no error; only valid as a LOGIN response status.
+ * @RBD_REJ_BAD_REQUEST: malformed private data or LOGIN capsule.
+ * @RBD_REJ_VERSION: protocol version not supported; see &struct rbd_cm_rej.
+ * @RBD_REJ_UNKNOWN_TARGET: no target of that name behind this portal.
+ * @RBD_REJ_ACL_DENIED: the initiator name is not allowed by the ACLs.
+ * @RBD_REJ_NO_LUN: the LUN is not mapped for this initiator.
+ * @RBD_REJ_LIMITS: requested limits outside the protocol or target range.
+ * @RBD_REJ_TPG_DISABLED: the target portal group is not enabled.
+ * @RBD_REJ_NO_RESOURCES: the target is out of memory, QPs or sessions.
+ * @RBD_REJ_UNKNOWN_SESSION: an I/O queue named a session that does not
+ *	exist or belongs to another initiator address.
+ * @RBD_REJ_INVALID_QID: queue id out of range or already connected.
+ * @RBD_REJ_SHUTTING_DOWN: the session or target is being torn down.
+ * @RBD_REJ_NR: number of defined reasons; not a reason itself.
+ */
+enum rbd_reject_reason {
+	RBD_REJ_NONE		= 0,
+	RBD_REJ_BAD_REQUEST	= 1,
+	RBD_REJ_VERSION		= 2,
+	RBD_REJ_UNKNOWN_TARGET	= 3,
+	RBD_REJ_ACL_DENIED	= 4,
+	RBD_REJ_NO_LUN		= 5,
+	RBD_REJ_LIMITS		= 6,
+	RBD_REJ_TPG_DISABLED	= 7,
+	RBD_REJ_NO_RESOURCES	= 8,
+	RBD_REJ_UNKNOWN_SESSION	= 9,
+	RBD_REJ_INVALID_QID	= 10,
+	RBD_REJ_SHUTTING_DOWN	= 11,
+	RBD_REJ_NR,
+};
+
+/**
+ * enum rbd_data_dir - data direction of a SCSI command
+ * @RBD_DIR_NONE: no data transfer.
+ * @RBD_DIR_WRITE: data moves from initiator to target (RDMA READ by the
+ *	target, or inline data in the command capsule).
+ * @RBD_DIR_READ: data moves from target to initiator (RDMA WRITE by the
+ *	target, or immediate data in the response capsule).
+ * @RBD_DIR_BIDI: reserved; bidirectional commands are not supported in
+ *	protocol version 1 and are rejected.
+ */
+enum rbd_data_dir {
+	RBD_DIR_NONE		= 0,
+	RBD_DIR_WRITE		= 1,
+	RBD_DIR_READ		= 2,
+	RBD_DIR_BIDI		= 3,
+};
+
+/**
+ * enum rbd_task_attr - SAM task attribute of a SCSI command
+ * @RBD_TASK_SIMPLE: SIMPLE.
+ * @RBD_TASK_ORDERED: ORDERED.
+ * @RBD_TASK_HEAD: HEAD OF QUEUE.
+ * @RBD_TASK_ACA: ACA.
+ */
+enum rbd_task_attr {
+	RBD_TASK_SIMPLE		= 0,
+	RBD_TASK_ORDERED	= 1,
+	RBD_TASK_HEAD		= 2,
+	RBD_TASK_ACA		= 3,
+};
+
+/**
+ * enum rbd_cmd_flags - &rbd_hdr.flags of a SCSI command capsule
+ * @RBD_CMD_F_INVALIDATE: ask the target to invalidate the rkey of the first
+ *	data descriptor by answering with SEND_WITH_INV. Only valid with at
+ *	least one descriptor and with %RBD_FEAT_REMOTE_INV granted.
+ * @RBD_CMD_F_ALL: every flag defined for this opcode.
+ */
+enum rbd_cmd_flags {
+	RBD_CMD_F_INVALIDATE	= 1U << 0,
+	RBD_CMD_F_ALL		= RBD_CMD_F_INVALIDATE,
+};
+
+/**
+ * enum rbd_rsp_flags - &rbd_hdr.flags of a SCSI response capsule
+ * @RBD_RSP_F_UNDERFLOW: fewer bytes than the expected data length were
+ *	transferred; &rbd_rsp.residual holds the difference.
+ * @RBD_RSP_F_OVERFLOW: the command wanted more bytes than the expected data
+ *	length; &rbd_rsp.residual holds the excess.
+ * @RBD_RSP_F_INVALIDATED: the target sent this response with SEND_WITH_INV
+ *	for the rkey of the first data descriptor.
+ * @RBD_RSP_F_ALL: every flag defined for this opcode.
+ */
+enum rbd_rsp_flags {
+	RBD_RSP_F_UNDERFLOW	= 1U << 0,
+	RBD_RSP_F_OVERFLOW	= 1U << 1,
+	RBD_RSP_F_INVALIDATED	= 1U << 2,
+	RBD_RSP_F_ALL		= RBD_RSP_F_UNDERFLOW | RBD_RSP_F_OVERFLOW |
+				  RBD_RSP_F_INVALIDATED,
+};
+
+/**
+ * enum rbd_tmf_function - task management functions
+ * @RBD_TMF_ABORT_TASK: abort the command named by &rbd_tmf_req.ref_tag.
+ * @RBD_TMF_LUN_RESET: abort every command on &rbd_tmf_req.lun and reset
+ *	the logical unit.
+ */
+enum rbd_tmf_function {
+	RBD_TMF_ABORT_TASK	= 1,
+	RBD_TMF_LUN_RESET	= 2,
+};
+
+/**
+ * enum rbd_tmf_response - outcome of a task management function
+ * @RBD_TMF_RSP_COMPLETE: the function completed.
+ * @RBD_TMF_RSP_NO_TASK: ABORT TASK found no such command; it has
+ *	completed or was never received.
+ * @RBD_TMF_RSP_NO_LUN: the LUN is not mapped.
+ * @RBD_TMF_RSP_NOT_SUPPORTED: unknown or unsupported function.
+ * @RBD_TMF_RSP_REJECTED: the target could not run the function.
+ */
+enum rbd_tmf_response {
+	RBD_TMF_RSP_COMPLETE		= 0,
+	RBD_TMF_RSP_NO_TASK		= 1,
+	RBD_TMF_RSP_NO_LUN		= 2,
+	RBD_TMF_RSP_NOT_SUPPORTED	= 3,
+	RBD_TMF_RSP_REJECTED		= 4,
+};
+
+/**
+ * struct rbd_cm_req - private data of the rdma_cm connect request
+ * @magic: %RBD_CM_MAGIC.
+ * @version: protocol version the initiator speaks (%RBD_PROTO_VERSION).
+ * @length: sizeof(struct rbd_cm_req). The passive side of an IB/RoCE
+ *	connection always sees 56 bytes of private data, so this field tells
+ *	how many of them are meaningful.
+ * @qid: queue id; 0 creates a new session, 1..nr_queues joins one.
+ * @queue_depth: command slots of this queue: 0 on queue 0, otherwise
+ *	1..the queue depth granted at LOGIN.
+ * @reserved: must be zero.
+ * @features: queue 0: the feature bits that the LOGIN request will offer;
+ *	I/O queue: the feature bits granted to the session.
+ * @session_handle: 0 on queue 0, otherwise &rbd_login_rsp.session_handle.
+ * @reserved2: must be zero.
+ */
+struct rbd_cm_req {
+	__le32	magic;
+	__le16	version;
+	__le16	length;
+	__le16	qid;
+	__le16	queue_depth;
+	__le32	reserved;
+	__le64	features;
+	__le64	session_handle;
+	__le64	reserved2;
+};
+
+RBD_STATIC_ASSERT(cm_req_size, sizeof(struct rbd_cm_req) == 40);
+RBD_STATIC_ASSERT(cm_req_in_pdata,
+		  sizeof(struct rbd_cm_req) <= RBD_CM_PDATA_MAX);
+
+/**
+ * struct rbd_cm_rep - private data of the rdma_cm accept (REP)
+ * @magic: %RBD_CM_MAGIC.
+ * @version: protocol version of the connection (%RBD_PROTO_VERSION).
+ * @length: sizeof(struct rbd_cm_rep).
+ * @qid: queue id copied from the request.
+ * @queue_depth: command slots of this queue, equal to the request.
+ * @reserved: must be zero.
+ */
+struct rbd_cm_rep {
+	__le32	magic;
+	__le16	version;
+	__le16	length;
+	__le16	qid;
+	__le16	queue_depth;
+	__le32	reserved;
+};
+
+RBD_STATIC_ASSERT(cm_rep_size, sizeof(struct rbd_cm_rep) == 16);
+RBD_STATIC_ASSERT(cm_rep_in_pdata,
+		  sizeof(struct rbd_cm_rep) <= RBD_CM_PDATA_MAX);
+
+/**
+ * struct rbd_cm_rej - private data of an rdma_cm reject sent by the target
+ * @magic: %RBD_CM_MAGIC.
+ * @version: layout version of this structure (%RBD_PROTO_VERSION).
+ * @length: sizeof(struct rbd_cm_rej).
+ * @reason: &enum rbd_reject_reason, never %RBD_REJ_NONE.
+ * @min_version: oldest protocol version the target speaks.
+ * @max_version: newest protocol version the target speaks.
+ * @reserved: must be zero; ignored by the receiver.
+ */
+struct rbd_cm_rej {
+	__le32	magic;
+	__le16	version;
+	__le16	length;
+	__le16	reason;
+	__le16	min_version;
+	__le16	max_version;
+	__le16	reserved;
+};
+
+RBD_STATIC_ASSERT(cm_rej_size, sizeof(struct rbd_cm_rej) == 16);
+RBD_STATIC_ASSERT(cm_rej_in_pdata,
+		  sizeof(struct rbd_cm_rej) <= RBD_CM_PDATA_MAX);
+
+/**
+ * struct rbd_hdr - common header at the start of every capsule
+ * @opcode: &enum rbd_opcode.
+ * @version: %RBD_PROTO_VERSION.
+ * @flags: opcode-specific flags (&enum rbd_cmd_flags, &enum rbd_rsp_flags);
+ *	zero for other opcodes.
+ * @length: total capsule length in bytes, header and payload included. It
+ *	must equal the byte count of the receive completion.
+ * @tag: request tag; a response carries the tag of its request. Bits 63:48
+ *	hold the qid of the queue the request was sent on, bits 47:32 a
+ *	generation number that only the initiator interprets, and bits 31:0
+ *	a slot: below the queue depth for SCSI commands, below
+ *	%RBD_CTRL_SLOTS for control requests.
+ */
+struct rbd_hdr {
+	__u8	opcode;
+	__u8	version;
+	__le16	flags;
+	__le32	length;
+	__le64	tag;
+};
+
+RBD_STATIC_ASSERT(hdr_size, sizeof(struct rbd_hdr) == 16);
+
+/**
+ * struct rbd_login_req - LOGIN request, the first capsule on queue 0
+ * @hdr: common header, opcode %RBD_OP_LOGIN, length 512.
+ * @features: offered feature bits; must equal &rbd_cm_req.features of
+ *	queue 0. Bits unknown to the target are ignored.
+ * @lun: LUN this session is for, in LIO's unpacked (flat u64) form.
+ * @max_io_bytes: largest data transfer of one command; a multiple of 4096.
+ * @inline_write_size: largest inline write; 0 disables inline writes.
+ * @imm_read_size: largest immediate read; 0 disables immediate reads.
+ * @keepalive_ms: keep-alive timeout in milliseconds, 0 for none.
+ * @queue_depth: command slots per I/O queue.
+ * @nr_queues: number of I/O queues, qids 1..nr_queues.
+ * @max_desc: largest number of data descriptors in one command.
+ * @reserved: must be zero.
+ * @reserved2: must be zero.
+ * @initiator_name: initiator name (the LIO node ACL name), printable
+ *	ASCII, NUL terminated and NUL padded, at most 223 characters.
+ * @target_name: name of the target (the LIO WWN, e.g. an IQN), same rules.
+ */
+struct rbd_login_req {
+	struct rbd_hdr	hdr;
+	__le64	features;
+	__le64	lun;
+	__le32	max_io_bytes;
+	__le32	inline_write_size;
+	__le32	imm_read_size;
+	__le32	keepalive_ms;
+	__le16	queue_depth;
+	__le16	nr_queues;
+	__le16	max_desc;
+	__le16	reserved;
+	__u8	reserved2[8];
+	char	initiator_name[RBD_NAME_LEN];
+	char	target_name[RBD_NAME_LEN];
+};
+
+RBD_STATIC_ASSERT(login_req_size, sizeof(struct rbd_login_req) == 512);
+RBD_STATIC_ASSERT(login_req_in_ctrl_capsule,
+		  sizeof(struct rbd_login_req) <= RBD_CTRL_CAPSULE_MAX);
+
+/**
+ * struct rbd_login_rsp - LOGIN response
+ * @hdr: common header, opcode %RBD_OP_LOGIN_RSP, length 64, the tag of
+ *	the LOGIN request.
+ * @features: granted feature bits, a subset of the offered ones.
+ * @session_handle: non-zero, unpredictable handle that I/O queues present
+ *	in &rbd_cm_req.session_handle.
+ * @max_io_bytes: granted; not above the request.
+ * @inline_write_size: granted; not above the request.
+ * @imm_read_size: granted; not above the request.
+ * @keepalive_ms: granted keep-alive timeout, which the initiator must use.
+ * @queue_depth: granted; not above the request.
+ * @nr_queues: granted; not above the request.
+ * @max_desc: granted; not above the request.
+ * @status: %RBD_REJ_NONE on success, otherwise the reason the login
+ *	failed; all other fields after @hdr are then zero.
+ * @reserved: must be zero.
+ */
+struct rbd_login_rsp {
+	struct rbd_hdr	hdr;
+	__le64	features;
+	__le64	session_handle;
+	__le32	max_io_bytes;
+	__le32	inline_write_size;
+	__le32	imm_read_size;
+	__le32	keepalive_ms;
+	__le16	queue_depth;
+	__le16	nr_queues;
+	__le16	max_desc;
+	__le16	status;
+	__u8	reserved[8];
+};
+
+RBD_STATIC_ASSERT(login_rsp_size, sizeof(struct rbd_login_rsp) == 64);
+
+/**
+ * struct rbd_desc - keyed data descriptor: memory the initiator registered
+ * @addr: remote virtual address (the MR's iova plus offset).
+ * @rkey: remote key of the memory region.
+ * @len: length in bytes, not zero.
+ */
+struct rbd_desc {
+	__le64	addr;
+	__le32	rkey;
+	__le32	len;
+};
+
+RBD_STATIC_ASSERT(desc_size, sizeof(struct rbd_desc) == 16);
+
+/**
+ * struct rbd_cmd - SCSI command capsule
+ * @hdr: common header, opcode %RBD_OP_SCSI_CMD, flags &enum rbd_cmd_flags.
+ *	@hdr.length is sizeof(struct rbd_cmd) plus the payload: @nr_desc
+ *	&struct rbd_desc entries, or for an inline write @data_length bytes
+ *	of data, or nothing.
+ * @lun: logical unit, in LIO's unpacked (flat u64) form.
+ * @data_length: expected data transfer length in bytes.
+ * @nr_desc: number of &struct rbd_desc following this structure.
+ * @dir: &enum rbd_data_dir.
+ * @task_attr: &enum rbd_task_attr.
+ * @cdb_len: valid bytes in @cdb, %RBD_MIN_CDB_LEN..%RBD_MAX_CDB_LEN, and at
+ *	least the length implied by the operation code.
+ * @reserved: must be zero.
+ * @cdb: SCSI CDB; bytes past @cdb_len are ignored.
+ */
+struct rbd_cmd {
+	struct rbd_hdr	hdr;
+	__le64	lun;
+	__le32	data_length;
+	__le16	nr_desc;
+	__u8	dir;
+	__u8	task_attr;
+	__u8	cdb_len;
+	__u8	reserved[7];
+	__u8	cdb[RBD_MAX_CDB_LEN];
+};
+
+RBD_STATIC_ASSERT(cmd_size, sizeof(struct rbd_cmd) == 72);
+
+/**
+ * struct rbd_rsp - SCSI response capsule
+ * @hdr: common header, opcode %RBD_OP_SCSI_RSP, flags &enum rbd_rsp_flags,
+ *	the tag of the command. @hdr.length is sizeof(struct rbd_rsp) plus
+ *	@imm_len plus @sense_len.
+ * @residual: residual count for %RBD_RSP_F_UNDERFLOW or
+ *	%RBD_RSP_F_OVERFLOW, otherwise zero.
+ * @imm_len: bytes of immediate read data that directly follow this
+ *	structure; only for reads sent without data descriptors.
+ * @credits: command window: how many commands the initiator may have
+ *	outstanding on this queue from now on, 1..queue depth. Always the
+ *	queue depth unless %RBD_FEAT_CREDIT_WINDOW is granted.
+ * @sense_len: bytes of sense data that follow the immediate data,
+ *	at most %RBD_MAX_SENSE_LEN.
+ * @status: SCSI status byte (SAM-5).
+ * @reserved: must be zero.
+ */
+struct rbd_rsp {
+	struct rbd_hdr	hdr;
+	__le32	residual;
+	__le32	imm_len;
+	__le16	credits;
+	__le16	sense_len;
+	__u8	status;
+	__u8	reserved[3];
+};
+
+RBD_STATIC_ASSERT(rsp_size, sizeof(struct rbd_rsp) == 32);
+
+/**
+ * struct rbd_tmf_req - task management request, queue 0 only
+ * @hdr: common header, opcode %RBD_OP_TMF, length 40.
+ * @lun: logical unit the function applies to; for ABORT TASK the LUN of
+ *	the command to abort.
+ * @ref_tag: tag of the command to abort; zero for LUN RESET.
+ * @function: &enum rbd_tmf_function.
+ * @reserved: must be zero.
+ */
+struct rbd_tmf_req {
+	struct rbd_hdr	hdr;
+	__le64	lun;
+	__le64	ref_tag;
+	__u8	function;
+	__u8	reserved[7];
+};
+
+RBD_STATIC_ASSERT(tmf_req_size, sizeof(struct rbd_tmf_req) == 40);
+
+/**
+ * struct rbd_tmf_rsp - task management response
+ * @hdr: common header, opcode %RBD_OP_TMF_RSP, length 24, the tag of the
+ *	request.
+ * @response: &enum rbd_tmf_response.
+ * @reserved: must be zero.
+ */
+struct rbd_tmf_rsp {
+	struct rbd_hdr	hdr;
+	__u8	response;
+	__u8	reserved[7];
+};
+
+RBD_STATIC_ASSERT(tmf_rsp_size, sizeof(struct rbd_tmf_rsp) == 24);
+
+/**
+ * struct rbd_nop - keep-alive request (%RBD_OP_NOP) and response
+ *	(%RBD_OP_NOP_RSP)
+ * @hdr: common header, length 24; the response carries the request's tag.
+ * @cookie: any value; the response echoes the request's cookie.
+ */
+struct rbd_nop {
+	struct rbd_hdr	hdr;
+	__le64	cookie;
+};
+
+RBD_STATIC_ASSERT(nop_size, sizeof(struct rbd_nop) == 24);
+
+/**
+ * struct rbd_logout - logout request (%RBD_OP_LOGOUT) and response
+ *	(%RBD_OP_LOGOUT_RSP), queue 0 only
+ * @hdr: common header, length 24; the response carries the request's tag.
+ * @reserved: must be zero.
+ */
+struct rbd_logout {
+	struct rbd_hdr	hdr;
+	__u8	reserved[8];
+};
+
+RBD_STATIC_ASSERT(logout_size, sizeof(struct rbd_logout) == 24);
+
+/**
+ * rbd_tag() - build a request tag
+ * @qid: queue the request is sent on.
+ * @gen: generation number, opaque to the target.
+ * @slot: command slot (below the queue depth) or control slot (below
+ *	%RBD_CTRL_SLOTS).
+ *
+ * Return: the tag for &rbd_hdr.tag, in CPU byte order.
+ */
+static inline __u64 rbd_tag(__u16 qid, __u16 gen, __u32 slot)
+{
+	return ((__u64)qid << RBD_TAG_QID_SHIFT) |
+	       ((__u64)gen << RBD_TAG_GEN_SHIFT) | slot;
+}
+
+/**
+ * rbd_tag_qid() - queue id encoded in a tag
+ * @tag: tag in CPU byte order.
+ *
+ * Return: bits 63:48 of @tag.
+ */
+static inline __u16 rbd_tag_qid(__u64 tag)
+{
+	return (__u16)(tag >> RBD_TAG_QID_SHIFT);
+}
+
+/**
+ * rbd_tag_gen() - generation number encoded in a tag
+ * @tag: tag in CPU byte order.
+ *
+ * Return: bits 47:32 of @tag.
+ */
+static inline __u16 rbd_tag_gen(__u64 tag)
+{
+	return (__u16)(tag >> RBD_TAG_GEN_SHIFT);
+}
+
+/**
+ * rbd_tag_slot() - slot encoded in a tag
+ * @tag: tag in CPU byte order.
+ *
+ * Return: bits 31:0 of @tag.
+ */
+static inline __u32 rbd_tag_slot(__u64 tag)
+{
+	return (__u32)tag;
+}
+
+/**
+ * rbd_cmd_capsule_max() - receive buffer size for commands on an I/O queue
+ * @inline_write_size: granted inline write size.
+ * @max_desc: granted number of data descriptors.
+ *
+ * Return: the largest valid command capsule, which is the size of every
+ * receive buffer the target posts on an I/O queue.
+ */
+static inline __u32 rbd_cmd_capsule_max(__u32 inline_write_size,
+					__u16 max_desc)
+{
+	__u32 desc_bytes = (__u32)(max_desc * sizeof(struct rbd_desc));
+	__u32 payload = inline_write_size > desc_bytes ?
+			inline_write_size : desc_bytes;
+
+	return (__u32)sizeof(struct rbd_cmd) + payload;
+}
+
+/**
+ * rbd_rsp_capsule_max() - receive buffer size for responses on an I/O queue
+ * @imm_read_size: granted immediate read size.
+ *
+ * Return: the largest valid response capsule, which is the size of every
+ * receive buffer the initiator posts on an I/O queue.
+ */
+static inline __u32 rbd_rsp_capsule_max(__u32 imm_read_size)
+{
+	return (__u32)sizeof(struct rbd_rsp) + imm_read_size + RBD_MAX_SENSE_LEN;
+}
+
+/**
+ * rbd_reject_str() - describe a reject reason
+ * @reason: &enum rbd_reject_reason, as found in &rbd_cm_rej.reason or
+ *	&rbd_login_rsp.status (after conversion to CPU byte order).
+ *
+ * Return: a constant string; "unknown reason" for undefined values.
+ */
+static inline const char *rbd_reject_str(__u16 reason)
+{
+	switch (reason) {
+	case RBD_REJ_NONE:
+		return "success";
+	case RBD_REJ_BAD_REQUEST:
+		return "malformed request";
+	case RBD_REJ_VERSION:
+		return "unsupported protocol version";
+	case RBD_REJ_UNKNOWN_TARGET:
+		return "unknown target";
+	case RBD_REJ_ACL_DENIED:
+		return "access denied by ACL";
+	case RBD_REJ_NO_LUN:
+		return "no such LUN";
+	case RBD_REJ_LIMITS:
+		return "unacceptable limits";
+	case RBD_REJ_TPG_DISABLED:
+		return "target portal group disabled";
+	case RBD_REJ_NO_RESOURCES:
+		return "target out of resources";
+	case RBD_REJ_UNKNOWN_SESSION:
+		return "unknown session";
+	case RBD_REJ_INVALID_QID:
+		return "invalid queue id";
+	case RBD_REJ_SHUTTING_DOWN:
+		return "shutting down";
+	default:
+		return "unknown reason";
+	}
+}
+
+/**
+ * rbd_opcode_str() - name of an opcode, for log messages
+ * @opcode: &enum rbd_opcode.
+ *
+ * Return: a constant string; "UNKNOWN" for undefined values.
+ */
+static inline const char *rbd_opcode_str(__u8 opcode)
+{
+	switch (opcode) {
+	case RBD_OP_LOGIN:
+		return "LOGIN";
+	case RBD_OP_LOGOUT:
+		return "LOGOUT";
+	case RBD_OP_NOP:
+		return "NOP";
+	case RBD_OP_SCSI_CMD:
+		return "SCSI_CMD";
+	case RBD_OP_TMF:
+		return "TMF";
+	case RBD_OP_LOGIN_RSP:
+		return "LOGIN_RSP";
+	case RBD_OP_LOGOUT_RSP:
+		return "LOGOUT_RSP";
+	case RBD_OP_NOP_RSP:
+		return "NOP_RSP";
+	case RBD_OP_SCSI_RSP:
+		return "SCSI_RSP";
+	case RBD_OP_TMF_RSP:
+		return "TMF_RSP";
+	default:
+		return "UNKNOWN";
+	}
+}
+
+#endif /* _UAPI_RBD_PROTO_H */

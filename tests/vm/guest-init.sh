@@ -22,9 +22,6 @@ mount -t sysfs sysfs /sys
 mkdir -p /dev/pts /dev/shm
 mount -t devpts devpts /dev/pts
 mount -t tmpfs tmpfs /dev/shm
-mount -t tmpfs -o mode=1777 tmpfs /tmp
-mount -t tmpfs -o mode=755 tmpfs /run
-mount -t tmpfs -o mode=755 tmpfs /var/tmp
 mount -t debugfs debugfs /sys/kernel/debug
 # devtmpfs has no /dev/fd; bash process substitution needs it.
 ln -sf /proc/self/fd /dev/fd
@@ -38,6 +35,15 @@ for arg in $(cat /proc/cmdline); do
 done
 # shellcheck source=/dev/null
 . "$OUT/$conf" || { echo "<3>rbd-guest: no $conf" > /dev/kmsg; exit 1; }
+
+# Fresh, empty /tmp, /run and /var/tmp (the host's copies hold its own
+# pid files and sockets), except where the tree under test lives there:
+# hiding it would hide the tests.
+for d in /tmp /run /var/tmp; do
+	case "$RBD_REPO/" in "$d"/*) continue ;; esac
+	mount -t tmpfs -o mode=1777 tmpfs "$d"
+done
+chmod 755 /run
 
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 export HOME=/root

@@ -5,24 +5,33 @@
 #ifndef RBDI_H
 #define RBDI_H
 
+#include <linux/blk-mq.h>
 #include <linux/blkdev.h>
 #include <linux/build_bug.h>
+#include <linux/completion.h>
 #include <linux/configfs.h>
 #include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
+#include <linux/refcount.h>
+#include <linux/scatterlist.h>
+#include <linux/socket.h>
+#include <linux/spinlock.h>
 #include <linux/stddef.h>
 #include <linux/stringify.h>
 #include <linux/types.h>
+#include <linux/workqueue.h>
+#include <rdma/ib_verbs.h>
+#include <rdma/rdma_cm.h>
+
+#include <rbd/rbd_proto.h>
+#include <rbd/rbd_proto_check.h>
 
 #include "rbd_name.h"
 
 #define RBDI_VERSION		"0.1.0"
-/*
- * Wire protocol version this module speaks. To be replaced by
- * RBD_PROTO_VER_MAJOR from include/uapi/rbd/rbd_proto.h once it lands.
- */
-#define RBDI_PROTO_VERSION	1
+/* Wire protocol version this module speaks. */
+#define RBDI_PROTO_VERSION	RBD_PROTO_VERSION
 #define RBDI_VERSION_STRING						\
 	"rbdi " RBDI_VERSION " (protocol " __stringify(RBDI_PROTO_VERSION) ")"
 
@@ -47,8 +56,10 @@
  *	reconnect is attempted every reconnect_delay seconds.
  * @RBDI_SESS_DELETING: The directory is being removed. Final.
  *
- * Changed only by rbdi_sess_set_state(), under the session lock. Today
- * only OFFLINE and DELETING are reachable: the login is not written yet.
+ * Changed only by rbdi_sess_set_state(), under @state_lock of the
+ * session. A lost connection is not yet followed by a reconnect: the
+ * session then goes to OFFLINE with its disk kept (I/O fails) until
+ * enable is written 0.
  */
 enum rbdi_sess_state {
 	RBDI_SESS_OFFLINE,
@@ -125,6 +136,38 @@ static_assert(sizeof_field(struct rbdi_sess_opts, initiator) == RBDI_STR_SIZE);
  *	connect in progress.
  * @disk_name: Name of the block device, "" while there is none.
  * @opts: The configuration.
+ * @state_lock: Protects the writes of @state, which the error work
+ *	changes without @lock.
+ * @dst: Target address, parsed from @opts at enable.
+ * @src: Source address, if @has_src.
+ * @has_src: @opts.src_addr was set.
+ * @ibdev: RDMA device of the session; all queues must resolve to it.
+ * @pd: Protection domain on @ibdev, shared by all queues.
+ * @max_fr_pages: Pages one fast-registration MR maps.
+ * @queues: @nr_queues + 1 queues; [0] is the control queue.
+ * @queues_alloc: Entries allocated in @queues.
+ * @nr_queues: Number of I/O queues (granted at LOGIN).
+ * @login_req: The LOGIN request sent on queue 0 (wire format).
+ * @login_rsp: The LOGIN response, valid after a successful login.
+ * @ctrl_done: Completed by the receive handler of queue 0 when the
+ *	awaited LOGIN or LOGOUT response arrives.
+ * @ctrl_opcode: Response opcode awaited on control slot 0, 0 for none.
+ *	Written under @ctrl_lock.
+ * @ctrl_result: Outcome for the waiter on @ctrl_done.
+ * @ctrl_lock: Protects @ctrl_opcode, @ctrl_result and the NOP state.
+ * @ka_ms: Keep-alive timeout granted at LOGIN, 0 for none.
+ * @ka_work: Sends the keep-alive NOPs.
+ * @nop_pending: A NOP is outstanding since @nop_sent (jiffies).
+ * @nop_sent: When the outstanding NOP was sent.
+ * @err_work: Error recovery; runs on rbdi_wq.
+ * @tag_set: blk-mq tag set, one hardware queue per I/O queue.
+ * @tag_set_ready: @tag_set was allocated.
+ * @disk: The block device, or NULL.
+ * @disk_added: add_disk() succeeded for @disk.
+ * @idx: Index N of /dev/rbdiN, or -1.
+ * @lbs: Logical block size of the LUN.
+ * @write_cache: The LUN reports a volatile write cache (WCE).
+ * @fua: The LUN accepts FUA (DPOFUA).
  */
 struct rbdi_session {
 	struct config_group group;
@@ -136,6 +179,176 @@ struct rbdi_session {
 	enum rbdi_sess_state state;
 	char disk_name[DISK_NAME_LEN];
 	struct rbdi_sess_opts opts;
+
+	spinlock_t state_lock;	/* writes of state */
+	struct sockaddr_storage dst;
+	struct sockaddr_storage src;
+	bool has_src;
+	struct ib_device *ibdev;
+	struct ib_pd *pd;
+	u32 max_fr_pages;
+	struct rbdi_queue *queues;
+	unsigned int queues_alloc;
+	unsigned int nr_queues;
+	struct rbd_login_req login_req;
+	struct rbd_login_rsp login_rsp;
+	struct completion ctrl_done;
+	u8 ctrl_opcode;
+	int ctrl_result;
+	spinlock_t ctrl_lock;	/* ctrl_opcode, NOP state */
+	u32 ka_ms;
+	struct delayed_work ka_work;
+	bool nop_pending;
+	unsigned long nop_sent;
+	struct work_struct err_work;
+	struct blk_mq_tag_set tag_set;
+	bool tag_set_ready;
+	struct gendisk *disk;
+	bool disk_added;
+	int idx;
+	u32 lbs;
+	bool write_cache;
+	bool fua;
+};
+
+/* Bits of &rbdi_queue.flags. */
+enum {
+	RBDI_Q_CONNECTED,	/* ESTABLISHED was seen */
+	RBDI_Q_LIVE,		/* may post commands */
+	RBDI_Q_DRAINED,		/* disconnected and drained */
+};
+
+/**
+ * struct rbdi_rbuf - a receive buffer
+ * @cqe: Completion entry of the posted receive.
+ * @buf: The buffer, 8-byte aligned.
+ * @dma: Its DMA address.
+ */
+struct rbdi_rbuf {
+	struct ib_cqe cqe;
+	void *buf;
+	u64 dma;
+};
+
+/**
+ * struct rbdi_ctrl_slot - a control slot of queue 0 (LOGIN/LOGOUT, NOP)
+ * @cqe: Completion entry of the send.
+ * @buf: Capsule buffer of %RBD_CTRL_CAPSULE_MAX bytes.
+ * @dma: Its DMA address.
+ * @gen: Generation of the last request sent on the slot.
+ */
+struct rbdi_ctrl_slot {
+	struct ib_cqe cqe;
+	void *buf;
+	u64 dma;
+	u16 gen;
+};
+
+/* Control slots used on queue 0. */
+#define RBDI_SLOT_LOGIN		0
+#define RBDI_SLOT_NOP		1
+#define RBDI_NR_USED_SLOTS	2
+
+/**
+ * struct rbdi_queue - one RDMA connection of a session
+ * @sess: The session.
+ * @qid: 0 for the control queue, 1..nr_queues for I/O queues.
+ * @depth: Command slots (0 on queue 0).
+ * @flags: %RBDI_Q_CONNECTED, %RBDI_Q_LIVE.
+ * @cm_id: rdma_cm id, or NULL.
+ * @qp: The QP, created on @cm_id.
+ * @cq: Completion queue (shared CQ pool).
+ * @cq_size: Number of CQEs taken from the pool.
+ * @mr_pool_ready: The MR pool of @qp was set up.
+ * @cm_done: Completed by the CM handler when connecting ends.
+ * @cm_error: Result of connecting.
+ * @cm_req: Private data of the connect request.
+ * @lim: Limits that responses on this queue are checked against.
+ * @rbufs: Receive buffers, @nr_rbufs of @rbuf_size bytes.
+ * @nr_rbufs: @depth + %RBD_CTRL_SLOTS.
+ * @rbuf_size: Size of each receive buffer.
+ * @slots: Control slots (queue 0 only).
+ * @cmd_size: Size of a command capsule buffer of this queue.
+ * @tags: blk-mq tags of the hardware queue (I/O queues).
+ */
+struct rbdi_queue {
+	struct rbdi_session *sess;
+	u16 qid;
+	u16 depth;
+	unsigned long flags;
+	struct rdma_cm_id *cm_id;
+	struct ib_qp *qp;
+	struct ib_cq *cq;
+	int cq_size;
+	bool mr_pool_ready;
+	struct completion cm_done;
+	int cm_error;
+	struct rbd_cm_req cm_req;
+	struct rbd_check_limits lim;
+	struct rbdi_rbuf *rbufs;
+	unsigned int nr_rbufs;
+	u32 rbuf_size;
+	struct rbdi_ctrl_slot slots[RBDI_NR_USED_SLOTS];
+	u32 cmd_size;
+	struct blk_mq_tags *tags;
+};
+
+/* Scatterlist entries embedded in each request before chaining. */
+#define RBDI_INLINE_SG_CNT	2
+
+/**
+ * struct rbdi_request - per-request driver data (the blk-mq PDU)
+ * @q: The queue of the request's hardware context.
+ * @cmd: Command capsule buffer (@queue->cmd_size bytes), DMA-mapped.
+ * @cmd_dma: Its DMA address.
+ * @ref: Completes the request at zero: one for the send completion,
+ *	one for the response (or the local invalidation after it).
+ * @send_cqe: Completion entry of the command SEND.
+ * @reg_cqe: Completion entry of the REG_MR (errors only).
+ * @inv_cqe: Completion entry of a LOCAL_INV.
+ * @mr: Fast-registration MR of the data, or NULL.
+ * @sgt: Scatterlist of the data when @mr is used.
+ * @nents: Entries of @sgt that are DMA-mapped, 0 when none.
+ * @dir: DMA direction of the mapping.
+ * @gen: Generation of the current tag.
+ * @awaiting: The command was posted and its response has not arrived.
+ * @imm: The command is a READ asking for immediate data.
+ * @retries: Retries of a busy or aborted command.
+ * @sts: Transport-level result.
+ * @status: SCSI status of the response.
+ * @sense_len: Valid bytes in @sense.
+ * @resid: Residual of the response (positive: underflow).
+ * @data_len: Expected data length of the command.
+ * @cdb: CDB of a passthrough request, set by the submitter.
+ * @cdb_len: Its length.
+ * @sense: Sense data of the response.
+ * @first_sgl: Embedded scatterlist entries.
+ */
+struct rbdi_request {
+	struct rbdi_queue *q;
+	struct rbd_cmd *cmd;
+	u64 cmd_dma;
+	refcount_t ref;
+	struct ib_cqe send_cqe;
+	struct ib_cqe reg_cqe;
+	struct ib_cqe inv_cqe;
+	struct ib_mr *mr;
+	struct sg_table sgt;
+	int nents;
+	enum dma_data_direction dir;
+	u16 gen;
+	bool awaiting;
+	bool imm;
+	u8 retries;
+	blk_status_t sts;
+	u8 status;
+	u16 sense_len;
+	s32 resid;
+	u32 data_len;
+	u8 cdb[RBD_MAX_CDB_LEN];
+	u8 cdb_len;
+	u8 sense[RBD_MAX_SENSE_LEN];
+	struct scatterlist first_sgl[];
 };
 
 /* Log lines about a session start with "session <name>: ". */
@@ -144,9 +357,19 @@ struct rbdi_session {
 #define rbdi_sess_info(sess, fmt, ...)					\
 	pr_info("session %s: " fmt, (sess)->name, ##__VA_ARGS__)
 
+/* Rate-limited log lines of the data path, naming session and address. */
+#define rbdi_sess_err_rl(sess, fmt, ...)				\
+	do {								\
+		const struct rbdi_session *__s = (sess);		\
+									\
+		pr_err_ratelimited("session %s (%pISpc): " fmt,		\
+				   __s->name, &__s->dst, ##__VA_ARGS__); \
+	} while (0)
+
 /* rbdi_main.c */
 extern int rbdi_major;
 extern struct dentry *rbdi_debugfs_root;
+extern struct workqueue_struct *rbdi_wq;
 
 /* rbdi_session.c */
 struct rbdi_session *rbdi_sess_create(const char *name);
@@ -158,6 +381,24 @@ int rbdi_sess_enable(struct rbdi_session *sess);
 void rbdi_sess_disable(struct rbdi_session *sess);
 const char *rbdi_check_addr(const char *addr);
 void rbdi_sessions_exit(void);
+void rbdi_sess_error(struct rbdi_session *sess);
+
+/* rbdi_rdma.c */
+int rbdi_connect(struct rbdi_session *sess);
+void rbdi_logout(struct rbdi_session *sess);
+void rbdi_stop_queues(struct rbdi_session *sess);
+void rbdi_free_queues(struct rbdi_session *sess);
+int rbdi_post_recv(struct rbdi_queue *q, struct rbdi_rbuf *rb);
+void rbdi_ka_work(struct work_struct *work);
+
+/* rbdi_blk.c */
+int rbdi_blk_add(struct rbdi_session *sess);
+void rbdi_blk_del(struct rbdi_session *sess);
+void rbdi_blk_free(struct rbdi_session *sess);
+void rbdi_blk_cancel(struct rbdi_session *sess);
+void rbdi_blk_rsp(struct rbdi_queue *q, struct rbdi_rbuf *rb,
+		  struct ib_wc *wc);
+void rbdi_blk_exit(void);
 
 /* rbdi_configfs.c */
 int rbdi_configfs_init(void);

@@ -6,9 +6,8 @@
  * their life is in rbdi_session.c. This file holds the module entry
  * points and the module-wide resources.
  *
- * State of this version: sessions can be created, configured and deleted,
- * but enabling one fails with -EOPNOTSUPP: there is no login and no data
- * path yet, hence no block device.
+ * rbdi_wq runs the error recovery and the keep-alives; it has
+ * WQ_MEM_RECLAIM because writeback to an rbdi disk may wait for them.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -16,6 +15,7 @@
 #include <linux/blkdev.h>
 #include <linux/debugfs.h>
 #include <linux/module.h>
+#include <linux/workqueue.h>
 
 #include "rbdi.h"
 
@@ -26,6 +26,8 @@
 int rbdi_major;
 /* /sys/kernel/debug/rbdi; per-session statistics will live below it. */
 struct dentry *rbdi_debugfs_root;
+/* Error recovery and keep-alive work of all sessions. */
+struct workqueue_struct *rbdi_wq;
 
 static int __init rbdi_init(void)
 {
@@ -33,10 +35,16 @@ static int __init rbdi_init(void)
 
 	rbdi_debugfs_root = debugfs_create_dir(KBUILD_MODNAME, NULL);
 
+	rbdi_wq = alloc_workqueue("rbdi_wq", WQ_MEM_RECLAIM, 0);
+	if (!rbdi_wq) {
+		ret = -ENOMEM;
+		goto out_remove_debugfs;
+	}
+
 	ret = register_blkdev(0, KBUILD_MODNAME);
 	if (ret < 0) {
 		pr_err("register_blkdev failed (%d)\n", ret);
-		goto out_remove_debugfs;
+		goto out_destroy_wq;
 	}
 	rbdi_major = ret;
 
@@ -51,6 +59,8 @@ static int __init rbdi_init(void)
 
 out_unregister_blkdev:
 	unregister_blkdev(rbdi_major, KBUILD_MODNAME);
+out_destroy_wq:
+	destroy_workqueue(rbdi_wq);
 out_remove_debugfs:
 	debugfs_remove(rbdi_debugfs_root);
 	return ret;
@@ -61,7 +71,9 @@ static void __exit rbdi_exit(void)
 	/* Session directories pin the module: none is left by now. */
 	rbdi_configfs_exit();
 	rbdi_sessions_exit();
+	rbdi_blk_exit();
 	unregister_blkdev(rbdi_major, KBUILD_MODNAME);
+	destroy_workqueue(rbdi_wq);
 	debugfs_remove(rbdi_debugfs_root);
 	pr_info("unloaded\n");
 }

@@ -4,9 +4,15 @@
  *
  * A session is created by mkdir in /sys/kernel/config/rbdi/ and deleted by
  * rmdir (rbdi_configfs.c). In between, writing 1 to its enable attribute
- * is meant to connect, log in and create the block device. That part is
- * not written yet: enable checks the configuration and then fails with
- * -EOPNOTSUPP.
+ * connects, logs in and creates the block device (rbdi_rdma.c,
+ * rbdi_blk.c); writing 0, or rmdir, logs out and tears it all down.
+ *
+ * A lost connection (CM disconnect, a failed work completion, a bad
+ * response, a timeout, an expired keep-alive) calls rbdi_sess_error(),
+ * which moves a live session to offline once and queues the error work:
+ * quiesce the disk, disconnect and drain every queue, fail the requests
+ * in flight, unquiesce. The disk stays, failing I/O, until enable is
+ * written 0. There is no reconnect yet.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -45,17 +51,69 @@ const char *rbdi_sess_state_name(enum rbdi_sess_state state)
 	return rbdi_sess_state_names[state];
 }
 
-/* The one place where the state changes. */
-static void rbdi_sess_set_state(struct rbdi_session *sess,
-				enum rbdi_sess_state state)
+/* Change the state; called with @sess->state_lock held. */
+static void __rbdi_sess_set_state(struct rbdi_session *sess,
+				  enum rbdi_sess_state state)
 {
-	lockdep_assert_held(&sess->lock);
+	lockdep_assert_held(&sess->state_lock);
 
 	if (sess->state == state)
 		return;
 	pr_debug("session %s: %s -> %s\n", sess->name,
 		 rbdi_sess_state_name(sess->state), rbdi_sess_state_name(state));
 	WRITE_ONCE(sess->state, state);
+}
+
+/* Change the state; returns the previous one. */
+static enum rbdi_sess_state rbdi_sess_set_state(struct rbdi_session *sess,
+						enum rbdi_sess_state state)
+{
+	enum rbdi_sess_state old;
+	unsigned long flags;
+
+	spin_lock_irqsave(&sess->state_lock, flags);
+	old = sess->state;
+	__rbdi_sess_set_state(sess, state);
+	spin_unlock_irqrestore(&sess->state_lock, flags);
+	return old;
+}
+
+/**
+ * rbdi_sess_error() - a connection of a session failed
+ * @sess: The session.
+ *
+ * Starts the error recovery once if the session is live; otherwise the
+ * code bringing the session up or down cleans up.
+ *
+ * Context: Any.
+ */
+void rbdi_sess_error(struct rbdi_session *sess)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&sess->state_lock, flags);
+	if (sess->state == RBDI_SESS_LIVE) {
+		__rbdi_sess_set_state(sess, RBDI_SESS_OFFLINE);
+		queue_work(rbdi_wq, &sess->err_work);
+	}
+	spin_unlock_irqrestore(&sess->state_lock, flags);
+}
+
+static void rbdi_err_work(struct work_struct *work)
+{
+	struct rbdi_session *sess = container_of(work, struct rbdi_session,
+						 err_work);
+	/* Read once: bring-up may be creating the disk right now. */
+	struct gendisk *disk = READ_ONCE(sess->disk);
+
+	rbdi_sess_err(sess, "connection to %pISpc lost; failing I/O until enable is written 0\n",
+		      &sess->dst);
+	if (disk)
+		blk_mq_quiesce_queue(disk->queue);
+	rbdi_stop_queues(sess);
+	rbdi_blk_cancel(sess);
+	if (disk)
+		blk_mq_unquiesce_queue(disk->queue);
 }
 
 /**
@@ -98,6 +156,12 @@ struct rbdi_session *rbdi_sess_create(const char *name)
 	kref_init(&sess->ref);
 	strscpy(sess->name, name, sizeof(sess->name));
 	mutex_init(&sess->lock);
+	spin_lock_init(&sess->state_lock);
+	spin_lock_init(&sess->ctrl_lock);
+	init_completion(&sess->ctrl_done);
+	INIT_WORK(&sess->err_work, rbdi_err_work);
+	INIT_DELAYED_WORK(&sess->ka_work, rbdi_ka_work);
+	sess->idx = -1;
 	sess->state = RBDI_SESS_OFFLINE;
 	sess->opts = (struct rbdi_sess_opts) {
 		.trsvcid		= 65000,
@@ -141,6 +205,7 @@ void rbdi_sess_delete(struct rbdi_session *sess)
 	rbdi_sess_disable(sess);
 	rbdi_sess_set_state(sess, RBDI_SESS_DELETING);
 	mutex_unlock(&sess->lock);
+	flush_work(&sess->err_work);
 }
 
 static void rbdi_sess_free(struct kref *ref)
@@ -178,6 +243,7 @@ static int rbdi_sess_check_config(struct rbdi_session *sess)
 {
 	const struct rbdi_sess_opts *o = &sess->opts;
 	struct sockaddr_storage dst = { }, src = { };
+	char port[8];
 
 	lockdep_assert_held(&sess->lock);
 
@@ -195,7 +261,8 @@ static int rbdi_sess_check_config(struct rbdi_session *sess)
 	}
 
 	/* Parsed again: the interface named as IPv6 scope may be gone. */
-	if (inet_pton_with_scope(&init_net, AF_UNSPEC, o->traddr, NULL,
+	snprintf(port, sizeof(port), "%u", o->trsvcid);
+	if (inet_pton_with_scope(&init_net, AF_UNSPEC, o->traddr, port,
 				 &dst)) {
 		rbdi_sess_err(sess, "cannot enable: traddr '%s' is no longer a valid address\n",
 			      o->traddr);
@@ -221,19 +288,41 @@ static int rbdi_sess_check_config(struct rbdi_session *sess)
 		return -EINVAL;
 	}
 
+	sess->dst = dst;
+	sess->src = src;
+	sess->has_src = o->src_addr[0];
+
 	return 0;
+}
+
+/*
+ * Take down whatever rbdi_sess_enable() built, in reverse: delete the
+ * disk (flushing it while the queues may still work), stop the error
+ * recovery, log out, disconnect and drain, fail what is left, free.
+ */
+static void rbdi_sess_teardown(struct rbdi_session *sess)
+{
+	rbdi_blk_del(sess);
+	rbdi_sess_set_state(sess, RBDI_SESS_OFFLINE);
+	cancel_work_sync(&sess->err_work);
+	rbdi_logout(sess);
+	rbdi_stop_queues(sess);
+	rbdi_blk_cancel(sess);
+	rbdi_blk_free(sess);
+	rbdi_free_queues(sess);
 }
 
 /**
  * rbdi_sess_enable() - bring a session up (write 1 to enable)
  * @sess: The session, with @sess->lock held.
  *
- * Checks the configuration as a whole. Connecting is not implemented yet,
- * so a valid configuration fails too, with -EOPNOTSUPP; the session stays
- * disabled and offline.
+ * Checks the configuration as a whole, connects queue 0, logs in,
+ * connects the I/O queues and creates the disk. Returns only when the
+ * disk exists, or after undoing everything.
  *
- * Return: -EINVAL for a configuration that cannot work, otherwise
- * -EOPNOTSUPP. Both are logged.
+ * Return: 0, or a negative errno, logged: -EINVAL for a configuration
+ * that cannot work, -ECONNREFUSED or -EACCES for a refused connection or
+ * login, -ETIMEDOUT, -EHOSTUNREACH and others for connection problems.
  */
 int rbdi_sess_enable(struct rbdi_session *sess)
 {
@@ -245,16 +334,34 @@ int rbdi_sess_enable(struct rbdi_session *sess)
 	if (ret)
 		return ret;
 
-	pr_err("login not implemented yet (session %s)\n", sess->name);
-	return -EOPNOTSUPP;
+	rbdi_sess_set_state(sess, RBDI_SESS_CONNECTING);
+	ret = rbdi_connect(sess);
+	if (ret)
+		goto out_teardown;
+	rbdi_sess_set_state(sess, RBDI_SESS_LIVE);
+	ret = rbdi_blk_add(sess);
+	if (ret)
+		goto out_teardown;
+	if (READ_ONCE(sess->state) != RBDI_SESS_LIVE) {
+		rbdi_sess_err(sess, "connection lost while the disk was created\n");
+		ret = -ECONNRESET;
+		goto out_teardown;
+	}
+	WRITE_ONCE(sess->enabled, true);
+	return 0;
+
+out_teardown:
+	rbdi_sess_teardown(sess);
+	rbdi_sess_set_state(sess, RBDI_SESS_OFFLINE);
+	return ret;
 }
 
 /**
  * rbdi_sess_disable() - take a session down (write 0 to enable)
  * @sess: The session, with @sess->lock held.
  *
- * Once connections exist, this logs out and deletes the disk before it
- * returns. Does nothing for a disabled session.
+ * Deletes the disk, logs out and disconnects before it returns. Does
+ * nothing for a disabled session.
  */
 void rbdi_sess_disable(struct rbdi_session *sess)
 {
@@ -262,6 +369,7 @@ void rbdi_sess_disable(struct rbdi_session *sess)
 
 	if (!sess->enabled)
 		return;
+	rbdi_sess_teardown(sess);
 	WRITE_ONCE(sess->enabled, false);
 	rbdi_sess_set_state(sess, RBDI_SESS_OFFLINE);
 	rbdi_sess_info(sess, "disabled\n");

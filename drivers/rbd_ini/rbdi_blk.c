@@ -1,0 +1,1049 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rbdi: the block device, /dev/rbdiN.
+ *
+ * One blk-mq hardware queue per I/O queue; its depth is the granted
+ * queue depth and the blk-mq tag is the command slot of the wire tag.
+ * Every request carries a command capsule, DMA-mapped once in
+ * init_request. Data goes
+ *
+ *  - inside the capsule for writes up to the granted inline size,
+ *  - inside the response for reads up to the granted immediate size,
+ *  - otherwise through one fast-registration MR per request (the queue
+ *    limits make every request fit one MR), posted as REG_MR chained
+ *    before the SEND. The target invalidates it with SEND_WITH_INV when
+ *    remote invalidation was granted; otherwise a LOCAL_INV is posted
+ *    when the response arrives.
+ *
+ * A request completes when its reference count, two at the start, drops
+ * to zero: one for the SEND completion and one for the response (or the
+ * LOCAL_INV that follows it). Until then the HCA may still own the
+ * capsule, the MR or the data.
+ *
+ * Geometry and cache mode come from READ CAPACITY(16) and MODE SENSE(10)
+ * sent as passthrough requests (REQ_OP_DRV_IN) through the same path;
+ * SG_IO uses that path too.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/blk-mq.h>
+#include <linux/bvec.h>
+#include <linux/idr.h>
+#include <linux/log2.h>
+#include <linux/sizes.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#include <asm/unaligned.h>
+#include <rdma/mr_pool.h>
+#include <scsi/scsi_common.h>
+#include <scsi/scsi_proto.h>
+#include <scsi/scsi_status.h>
+#include <scsi/scsi_ioctl.h>
+#include <scsi/sg.h>
+
+#include "rbdi.h"
+
+/* Minor numbers per disk: the disk and 15 partitions. */
+#define RBDI_MINORS		16
+/* Retries of a command answered BUSY, TASK ABORTED or UNIT ATTENTION. */
+#define RBDI_MAX_RETRIES	5
+/* sg3_utils asks for this version of the sg driver interface. */
+#define RBDI_SG_VERSION		30527
+
+static DEFINE_IDA(rbdi_ida);
+
+static void rbdi_req_put(struct rbdi_request *req)
+{
+	if (refcount_dec_and_test(&req->ref))
+		blk_mq_complete_request(blk_mq_rq_from_pdu(req));
+}
+
+static void rbdi_send_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct rbdi_request *req =
+		container_of(wc->wr_cqe, struct rbdi_request, send_cqe);
+
+	if (unlikely(wc->status != IB_WC_SUCCESS)) {
+		if (wc->status != IB_WC_WR_FLUSH_ERR)
+			rbdi_sess_err_rl(req->q->sess, "queue %u: SEND failed: %s\n",
+					 req->q->qid,
+					 ib_wc_status_msg(wc->status));
+		/* The recovery completes the request once drained. */
+		rbdi_sess_error(req->q->sess);
+		return;
+	}
+	rbdi_req_put(req);
+}
+
+static void rbdi_reg_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct rbdi_request *req =
+		container_of(wc->wr_cqe, struct rbdi_request, reg_cqe);
+
+	/* REG_MR is unsignaled: only errors arrive here. */
+	if (wc->status != IB_WC_WR_FLUSH_ERR)
+		rbdi_sess_err_rl(req->q->sess, "queue %u: REG_MR failed: %s\n",
+				 req->q->qid, ib_wc_status_msg(wc->status));
+	rbdi_sess_error(req->q->sess);
+}
+
+static void rbdi_inv_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct rbdi_request *req =
+		container_of(wc->wr_cqe, struct rbdi_request, inv_cqe);
+
+	if (unlikely(wc->status != IB_WC_SUCCESS)) {
+		if (wc->status != IB_WC_WR_FLUSH_ERR)
+			rbdi_sess_err_rl(req->q->sess, "queue %u: LOCAL_INV failed: %s\n",
+					 req->q->qid,
+					 ib_wc_status_msg(wc->status));
+		rbdi_sess_error(req->q->sess);
+		return;
+	}
+	rbdi_req_put(req);
+}
+
+static int rbdi_local_inv(struct rbdi_queue *q, struct rbdi_request *req)
+{
+	struct ib_send_wr wr = {
+		.opcode			= IB_WR_LOCAL_INV,
+		.wr_cqe			= &req->inv_cqe,
+		.send_flags		= IB_SEND_SIGNALED,
+		.ex.invalidate_rkey	= req->mr->rkey,
+	};
+
+	return ib_post_send(q->qp, &wr, NULL);
+}
+
+/* Copy the data of @rq into @dst (an inline write). */
+static void rbdi_copy_from_rq(struct request *rq, u8 *dst)
+{
+	struct req_iterator iter;
+	struct bio_vec bv;
+
+	rq_for_each_segment(bv, rq, iter) {
+		memcpy_from_bvec(dst, &bv);
+		dst += bv.bv_len;
+	}
+}
+
+/* Copy @len bytes of immediate data at @src into the pages of @rq. */
+static void rbdi_copy_to_rq(struct request *rq, const u8 *src, u32 len)
+{
+	struct req_iterator iter;
+	struct bio_vec bv;
+
+	rq_for_each_segment(bv, rq, iter) {
+		if (!len)
+			continue;
+		bv.bv_len = min(bv.bv_len, len);
+		memcpy_to_bvec(&bv, src);
+		src += bv.bv_len;
+		len -= bv.bv_len;
+	}
+}
+
+/**
+ * rbdi_blk_rsp() - handle a receive on an I/O queue
+ * @q: The queue.
+ * @rb: The receive buffer, synced for the CPU.
+ * @wc: Its work completion, status success.
+ *
+ * Everything in the buffer comes from the network: it is validated, its
+ * tag looked up and checked against the outstanding request, before any
+ * of it is used. A bad response tears the session down.
+ *
+ * Context: Softirq (CQ polling).
+ */
+void rbdi_blk_rsp(struct rbdi_queue *q, struct rbdi_rbuf *rb,
+		  struct ib_wc *wc)
+{
+	struct rbdi_session *sess = q->sess;
+	const struct rbd_rsp *rsp = rb->buf;
+	struct rbdi_request *req;
+	struct request *rq;
+	bool inv_wc, inv_flag;
+	u32 imm_len, residual;
+	u16 flags, sense_len;
+	enum rbd_check c;
+	u64 tag;
+
+	c = rbd_check_response(rb->buf, wc->byte_len, &q->lim, NULL);
+	if (c) {
+		rbdi_sess_err_rl(sess, "queue %u: invalid response: %s\n",
+				 q->qid, rbd_check_str(c));
+		goto fatal;
+	}
+	tag = le64_to_cpu(rsp->hdr.tag);
+	if (rsp->hdr.opcode != RBD_OP_SCSI_RSP) {
+		rbdi_sess_err_rl(sess, "queue %u: unexpected %s, tag %#llx\n",
+				 q->qid, rbd_opcode_str(rsp->hdr.opcode), tag);
+		goto fatal;
+	}
+
+	rq = q->tags ? blk_mq_tag_to_rq(q->tags, rbd_tag_slot(tag)) : NULL;
+	if (!rq || !blk_mq_request_started(rq)) {
+		rbdi_sess_err_rl(sess, "queue %u: response for idle tag %#llx\n",
+				 q->qid, tag);
+		goto fatal;
+	}
+	req = blk_mq_rq_to_pdu(rq);
+	if (!req->awaiting || req->gen != rbd_tag_gen(tag)) {
+		rbdi_sess_err_rl(sess, "queue %u: response for stale tag %#llx\n",
+				 q->qid, tag);
+		goto fatal;
+	}
+
+	flags = le16_to_cpu(rsp->hdr.flags);
+	inv_wc = wc->wc_flags & IB_WC_WITH_INVALIDATE;
+	inv_flag = flags & RBD_RSP_F_INVALIDATED;
+	if (inv_wc != inv_flag ||
+	    (inv_flag && (!req->mr ||
+			  !(req->cmd->hdr.flags &
+			    cpu_to_le16(RBD_CMD_F_INVALIDATE)) ||
+			  wc->ex.invalidate_rkey != req->mr->rkey))) {
+		rbdi_sess_err_rl(sess, "queue %u: tag %#llx: invalidation mismatch\n",
+				 q->qid, tag);
+		goto fatal;
+	}
+
+	imm_len = le32_to_cpu(rsp->imm_len);
+	if (imm_len && (!req->imm || imm_len > req->data_len)) {
+		rbdi_sess_err_rl(sess, "queue %u: tag %#llx: unexpected immediate data (%u)\n",
+				 q->qid, tag, imm_len);
+		goto fatal;
+	}
+
+	req->awaiting = false;
+	req->status = rsp->status;
+	sense_len = le16_to_cpu(rsp->sense_len);
+	memcpy(req->sense, (const u8 *)(rsp + 1) + imm_len, sense_len);
+	req->sense_len = sense_len;
+	residual = le32_to_cpu(rsp->residual);
+	if (flags & RBD_RSP_F_UNDERFLOW)
+		req->resid = min(residual, req->data_len);
+	else if (flags & RBD_RSP_F_OVERFLOW)
+		req->resid = -(s32)min_t(u32, residual, S32_MAX);
+	else
+		req->resid = 0;
+	if (req->imm) {
+		rbdi_copy_to_rq(rq, (const u8 *)(rsp + 1), imm_len);
+		/* What did not arrive was not transferred. */
+		req->resid = max_t(s32, req->resid, req->data_len - imm_len);
+	}
+
+	/* F4: the receive is back before the credit can be reused. */
+	if (rbdi_post_recv(q, rb)) {
+		rbdi_sess_err_rl(sess, "queue %u: cannot repost a receive\n",
+				 q->qid);
+		rbdi_sess_error(sess);
+		return;
+	}
+
+	if (req->mr && !inv_flag) {
+		if (!test_bit(RBDI_Q_LIVE, &q->flags) ||
+		    rbdi_local_inv(q, req)) {
+			rbdi_sess_error(sess);
+			return;
+		}
+		return;
+	}
+	rbdi_req_put(req);
+	return;
+
+fatal:
+	rbdi_sess_error(sess);
+}
+
+static void rbdi_unmap_data(struct rbdi_queue *q, struct rbdi_request *req)
+{
+	if (req->mr) {
+		ib_mr_pool_put(q->qp, &q->qp->rdma_mrs, req->mr);
+		req->mr = NULL;
+	}
+	if (req->nents) {
+		ib_dma_unmap_sg(q->sess->ibdev, req->sgt.sgl, req->nents,
+				req->dir);
+		sg_free_table_chained(&req->sgt, RBDI_INLINE_SG_CNT);
+		req->nents = 0;
+	}
+}
+
+/* Register the data of @rq in one MR and describe it in the capsule. */
+static blk_status_t rbdi_map_mr(struct rbdi_queue *q, struct request *rq,
+				struct ib_reg_wr *reg)
+{
+	struct rbdi_request *req = blk_mq_rq_to_pdu(rq);
+	struct rbd_desc *desc = (struct rbd_desc *)(req->cmd + 1);
+	struct ib_device *dev = q->sess->ibdev;
+	int nents, count, n;
+
+	req->dir = rq_data_dir(rq) == WRITE ? DMA_TO_DEVICE : DMA_FROM_DEVICE;
+	req->sgt.sgl = req->first_sgl;
+	if (sg_alloc_table_chained(&req->sgt, blk_rq_nr_phys_segments(rq),
+				   req->first_sgl, RBDI_INLINE_SG_CNT))
+		return BLK_STS_RESOURCE;
+	nents = blk_rq_map_sg(rq->q, rq, req->sgt.sgl);
+	count = ib_dma_map_sg(dev, req->sgt.sgl, nents, req->dir);
+	if (unlikely(count <= 0)) {
+		sg_free_table_chained(&req->sgt, RBDI_INLINE_SG_CNT);
+		return BLK_STS_RESOURCE;
+	}
+	req->nents = nents;
+
+	req->mr = ib_mr_pool_get(q->qp, &q->qp->rdma_mrs);
+	if (unlikely(!req->mr)) {
+		rbdi_unmap_data(q, req);
+		return BLK_STS_RESOURCE;
+	}
+	n = ib_map_mr_sg(req->mr, req->sgt.sgl, count, NULL, SZ_4K);
+	if (unlikely(n != count)) {
+		rbdi_sess_err_rl(q->sess, "queue %u: cannot map %d segments (%d)\n",
+				 q->qid, count, n);
+		rbdi_unmap_data(q, req);
+		return BLK_STS_IOERR;
+	}
+	ib_update_fast_reg_key(req->mr, ib_inc_rkey(req->mr->rkey));
+
+	memset(reg, 0, sizeof(*reg));
+	reg->wr.opcode = IB_WR_REG_MR;
+	reg->wr.wr_cqe = &req->reg_cqe;
+	reg->mr = req->mr;
+	reg->key = req->mr->rkey;
+	reg->access = IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_READ |
+		      IB_ACCESS_REMOTE_WRITE;
+
+	desc->addr = cpu_to_le64(req->mr->iova);
+	desc->rkey = cpu_to_le32(req->mr->rkey);
+	desc->len = cpu_to_le32(req->mr->length);
+	req->cmd->nr_desc = cpu_to_le16(1);
+	if (q->lim.features & RBD_FEAT_REMOTE_INV)
+		req->cmd->hdr.flags = cpu_to_le16(RBD_CMD_F_INVALIDATE);
+	return BLK_STS_OK;
+}
+
+/* Fill CDB, direction and data length of the capsule from @rq. */
+static blk_status_t rbdi_setup_cmd(struct rbdi_session *sess,
+				   struct request *rq)
+{
+	struct rbdi_request *req = blk_mq_rq_to_pdu(rq);
+	struct rbd_cmd *cmd = req->cmd;
+	unsigned int shift = ilog2(sess->lbs);
+	u64 lba;
+
+	memset(cmd, 0, sizeof(*cmd));
+	cmd->hdr.opcode = RBD_OP_SCSI_CMD;
+	cmd->hdr.version = RBD_PROTO_VERSION;
+	cmd->lun = cpu_to_le64(sess->opts.lun);
+	cmd->task_attr = RBD_TASK_SIMPLE;
+	req->data_len = blk_rq_bytes(rq);
+
+	switch (req_op(rq)) {
+	case REQ_OP_READ:
+	case REQ_OP_WRITE:
+		lba = blk_rq_pos(rq) >> (shift - SECTOR_SHIFT);
+		if (req_op(rq) == REQ_OP_READ) {
+			cmd->cdb[0] = READ_16;
+			cmd->dir = RBD_DIR_READ;
+		} else {
+			cmd->cdb[0] = WRITE_16;
+			cmd->dir = RBD_DIR_WRITE;
+			if (rq->cmd_flags & REQ_FUA)
+				cmd->cdb[1] = 0x08;
+		}
+		put_unaligned_be64(lba, &cmd->cdb[2]);
+		put_unaligned_be32(req->data_len >> shift, &cmd->cdb[10]);
+		cmd->cdb_len = 16;
+		break;
+	case REQ_OP_FLUSH:
+		cmd->cdb[0] = SYNCHRONIZE_CACHE;
+		cmd->cdb_len = 10;
+		cmd->dir = RBD_DIR_NONE;
+		req->data_len = 0;
+		break;
+	case REQ_OP_DRV_IN:
+	case REQ_OP_DRV_OUT:
+		memcpy(cmd->cdb, req->cdb, req->cdb_len);
+		cmd->cdb_len = req->cdb_len;
+		if (!req->data_len)
+			cmd->dir = RBD_DIR_NONE;
+		else if (req_op(rq) == REQ_OP_DRV_IN)
+			cmd->dir = RBD_DIR_READ;
+		else
+			cmd->dir = RBD_DIR_WRITE;
+		break;
+	default:
+		return BLK_STS_NOTSUPP;
+	}
+	cmd->data_length = cpu_to_le32(req->data_len);
+	return BLK_STS_OK;
+}
+
+static blk_status_t rbdi_queue_rq(struct blk_mq_hw_ctx *hctx,
+				  const struct blk_mq_queue_data *bd)
+{
+	struct rbdi_queue *q = hctx->driver_data;
+	struct request *rq = bd->rq;
+	struct rbdi_request *req = blk_mq_rq_to_pdu(rq);
+	struct ib_device *dev = q->sess->ibdev;
+	struct ib_reg_wr reg;
+	struct ib_sge sge;
+	struct ib_send_wr wr = {
+		.wr_cqe		= &req->send_cqe,
+		.sg_list	= &sge,
+		.num_sge	= 1,
+		.opcode		= IB_WR_SEND,
+		.send_flags	= IB_SEND_SIGNALED,
+	};
+	struct ib_send_wr *first = &wr;
+	u32 len = sizeof(struct rbd_cmd);
+	blk_status_t sts;
+	int ret;
+
+	if (unlikely(!test_bit(RBDI_Q_LIVE, &q->flags)))
+		return BLK_STS_IOERR;
+
+	ib_dma_sync_single_for_cpu(dev, req->cmd_dma, q->cmd_size,
+				   DMA_TO_DEVICE);
+	sts = rbdi_setup_cmd(q->sess, rq);
+	if (sts)
+		return sts;
+
+	req->mr = NULL;
+	req->nents = 0;
+	req->imm = false;
+	if (req->data_len) {
+		if (req->cmd->dir == RBD_DIR_WRITE &&
+		    req->data_len <= q->lim.inline_write_size) {
+			rbdi_copy_from_rq(rq, (u8 *)(req->cmd + 1));
+			len += req->data_len;
+		} else if (req->cmd->dir == RBD_DIR_READ &&
+			   req->data_len <= q->lim.imm_read_size) {
+			req->imm = true;
+		} else {
+			sts = rbdi_map_mr(q, rq, &reg);
+			if (sts)
+				return sts;
+			reg.wr.next = &wr;
+			first = &reg.wr;
+			len += sizeof(struct rbd_desc);
+		}
+	}
+
+	blk_mq_start_request(rq);
+	req->gen++;
+	req->cmd->hdr.tag = cpu_to_le64(rbd_tag(q->qid, req->gen, rq->tag));
+	req->cmd->hdr.length = cpu_to_le32(len);
+	refcount_set(&req->ref, 2);
+	req->sts = BLK_STS_OK;
+	req->status = SAM_STAT_GOOD;
+	req->sense_len = 0;
+	req->resid = 0;
+	req->awaiting = true;
+
+	sge.addr = req->cmd_dma;
+	sge.length = len;
+	sge.lkey = q->sess->pd->local_dma_lkey;
+	ib_dma_sync_single_for_device(dev, req->cmd_dma, len, DMA_TO_DEVICE);
+	ret = ib_post_send(q->qp, first, NULL);
+	if (unlikely(ret)) {
+		req->awaiting = false;
+		rbdi_sess_err_rl(q->sess, "queue %u: ib_post_send failed (%d)\n",
+				 q->qid, ret);
+		rbdi_unmap_data(q, req);
+		rbdi_sess_error(q->sess);
+		return BLK_STS_IOERR;
+	}
+	return BLK_STS_OK;
+}
+
+/* SCSI outcome of a filesystem request; may ask for a retry. */
+static blk_status_t rbdi_scsi_sts(struct rbdi_session *sess,
+				  struct request *rq, bool *retry)
+{
+	struct rbdi_request *req = blk_mq_rq_to_pdu(rq);
+	struct scsi_sense_hdr sshdr = { };
+
+	*retry = false;
+	switch (req->status) {
+	case SAM_STAT_GOOD:
+		if (!req->resid)
+			return BLK_STS_OK;
+		rbdi_sess_err_rl(sess, "%s: %s of %u bytes at sector %llu: residual %d\n",
+				 sess->disk_name, blk_op_str(req_op(rq)),
+				 req->data_len, blk_rq_pos(rq), req->resid);
+		return BLK_STS_IOERR;
+	case SAM_STAT_BUSY:
+	case SAM_STAT_TASK_SET_FULL:
+	case SAM_STAT_TASK_ABORTED:
+		*retry = true;
+		return BLK_STS_OK;
+	case SAM_STAT_CHECK_CONDITION:
+		scsi_normalize_sense(req->sense, req->sense_len, &sshdr);
+		if (sshdr.sense_key == UNIT_ATTENTION) {
+			*retry = true;
+			return BLK_STS_OK;
+		}
+		break;
+	default:
+		break;
+	}
+	rbdi_sess_err_rl(sess, "%s: %s of %u bytes at %llu: status 0x%02x, sense %x/%02x/%02x\n",
+			 sess->disk_name, blk_op_str(req_op(rq)), req->data_len,
+			 blk_rq_pos(rq), req->status, sshdr.sense_key,
+			 sshdr.asc, sshdr.ascq);
+	switch (sshdr.sense_key) {
+	case MEDIUM_ERROR:
+		return BLK_STS_MEDIUM;
+	case DATA_PROTECT:
+		return BLK_STS_PROTECTION;
+	case ILLEGAL_REQUEST:
+		return BLK_STS_TARGET;
+	default:
+		return BLK_STS_IOERR;
+	}
+}
+
+static void rbdi_complete_rq(struct request *rq)
+{
+	struct rbdi_request *req = blk_mq_rq_to_pdu(rq);
+	blk_status_t sts = req->sts;
+	bool retry = false;
+
+	rbdi_unmap_data(req->q, req);
+	if (!sts && !blk_rq_is_passthrough(rq))
+		sts = rbdi_scsi_sts(req->q->sess, rq, &retry);
+	if (retry && req->retries < RBDI_MAX_RETRIES) {
+		req->retries++;
+		blk_mq_requeue_request(rq, false);
+		blk_mq_delay_kick_requeue_list(rq->q, 10);
+		return;
+	}
+	if (retry)
+		sts = BLK_STS_IOERR;
+	req->retries = 0;
+	blk_mq_end_request(rq, sts);
+}
+
+static enum blk_eh_timer_return rbdi_timeout(struct request *rq)
+{
+	struct rbdi_request *req = blk_mq_rq_to_pdu(rq);
+
+	rbdi_sess_err_rl(req->q->sess, "queue %u: tag %#llx timed out\n",
+			 req->q->qid, le64_to_cpu(req->cmd->hdr.tag));
+	/*
+	 * The recovery drains the queues and then completes every started
+	 * request; until the HCA is stopped, the request must stay.
+	 */
+	rbdi_sess_error(req->q->sess);
+	return BLK_EH_RESET_TIMER;
+}
+
+static int rbdi_init_hctx(struct blk_mq_hw_ctx *hctx, void *data,
+			  unsigned int hctx_idx)
+{
+	struct rbdi_session *sess = data;
+	struct rbdi_queue *q = &sess->queues[hctx_idx + 1];
+
+	q->tags = hctx->tags;
+	hctx->driver_data = q;
+	return 0;
+}
+
+static int rbdi_init_request(struct blk_mq_tag_set *set, struct request *rq,
+			     unsigned int hctx_idx, unsigned int numa_node)
+{
+	struct rbdi_session *sess = set->driver_data;
+	struct rbdi_request *req = blk_mq_rq_to_pdu(rq);
+	struct rbdi_queue *q = &sess->queues[hctx_idx + 1];
+
+	req->q = q;
+	req->cmd = kzalloc_node(q->cmd_size, GFP_KERNEL, numa_node);
+	if (!req->cmd)
+		return -ENOMEM;
+	req->cmd_dma = ib_dma_map_single(sess->ibdev, req->cmd, q->cmd_size,
+					 DMA_TO_DEVICE);
+	if (ib_dma_mapping_error(sess->ibdev, req->cmd_dma)) {
+		kfree(req->cmd);
+		req->cmd = NULL;
+		return -ENOMEM;
+	}
+	req->send_cqe.done = rbdi_send_done;
+	req->reg_cqe.done = rbdi_reg_done;
+	req->inv_cqe.done = rbdi_inv_done;
+	req->gen = 0;
+	req->retries = 0;
+	req->mr = NULL;
+	req->nents = 0;
+	req->awaiting = false;
+	return 0;
+}
+
+static void rbdi_exit_request(struct blk_mq_tag_set *set, struct request *rq,
+			      unsigned int hctx_idx)
+{
+	struct rbdi_session *sess = set->driver_data;
+	struct rbdi_request *req = blk_mq_rq_to_pdu(rq);
+
+	if (!req->cmd)
+		return;
+	ib_dma_unmap_single(sess->ibdev, req->cmd_dma, req->q->cmd_size,
+			    DMA_TO_DEVICE);
+	kfree(req->cmd);
+	req->cmd = NULL;
+}
+
+static const struct blk_mq_ops rbdi_mq_ops = {
+	.queue_rq	= rbdi_queue_rq,
+	.complete	= rbdi_complete_rq,
+	.timeout	= rbdi_timeout,
+	.init_hctx	= rbdi_init_hctx,
+	.init_request	= rbdi_init_request,
+	.exit_request	= rbdi_exit_request,
+};
+
+/**
+ * struct rbdi_pt - a passthrough command and its outcome
+ * @cdb: The CDB.
+ * @cdb_len: Its length.
+ * @status: SCSI status.
+ * @sense_len: Valid bytes in @sense.
+ * @resid: Residual (positive: underflow).
+ * @sense: Sense data.
+ */
+struct rbdi_pt {
+	u8 cdb[RBD_MAX_CDB_LEN];
+	u8 cdb_len;
+	u8 status;
+	u16 sense_len;
+	s32 resid;
+	u8 sense[RBD_MAX_SENSE_LEN];
+};
+
+/* Run @pt, reading up to @len bytes into @buf (kmalloc'ed). */
+static int rbdi_exec_pt(struct rbdi_session *sess, struct rbdi_pt *pt,
+			void *buf, unsigned int len)
+{
+	struct request_queue *q = sess->disk->queue;
+	struct rbdi_request *req;
+	struct request *rq;
+	blk_status_t sts;
+	int ret;
+
+	rq = blk_mq_alloc_request(q, REQ_OP_DRV_IN, 0);
+	if (IS_ERR(rq))
+		return PTR_ERR(rq);
+	req = blk_mq_rq_to_pdu(rq);
+	memcpy(req->cdb, pt->cdb, sizeof(req->cdb));
+	req->cdb_len = pt->cdb_len;
+	if (len) {
+		ret = blk_rq_map_kern(q, rq, buf, len, GFP_KERNEL);
+		if (ret)
+			goto out_free;
+	}
+	sts = blk_execute_rq(rq, false);
+	ret = blk_status_to_errno(sts);
+	pt->status = req->status;
+	pt->resid = req->resid;
+	pt->sense_len = req->sense_len;
+	memcpy(pt->sense, req->sense, req->sense_len);
+out_free:
+	blk_mq_free_request(rq);
+	return ret;
+}
+
+/* Run @pt until it succeeds; retries UNIT ATTENTION and BUSY. */
+static int rbdi_exec_pt_retry(struct rbdi_session *sess, struct rbdi_pt *pt,
+			      void *buf, unsigned int len)
+{
+	struct scsi_sense_hdr sshdr;
+	int i, ret;
+
+	for (i = 0; i < RBDI_MAX_RETRIES; i++) {
+		ret = rbdi_exec_pt(sess, pt, buf, len);
+		if (ret)
+			return ret;
+		if (pt->status == SAM_STAT_GOOD)
+			return 0;
+		if (pt->status == SAM_STAT_CHECK_CONDITION &&
+		    scsi_normalize_sense(pt->sense, pt->sense_len, &sshdr) &&
+		    sshdr.sense_key == UNIT_ATTENTION)
+			continue;
+		if (pt->status == SAM_STAT_BUSY ||
+		    pt->status == SAM_STAT_TASK_SET_FULL)
+			continue;
+		break;
+	}
+	return -EIO;
+}
+
+/* READ CAPACITY(16): capacity and block sizes. */
+static int rbdi_read_capacity(struct rbdi_session *sess, u64 *sectors,
+			      unsigned int *pbs)
+{
+	struct rbdi_pt pt = { .cdb_len = 16 };
+	unsigned int lbs, exp;
+	u64 last;
+	u8 *buf;
+	int ret;
+
+	buf = kzalloc(32, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	pt.cdb[0] = SERVICE_ACTION_IN_16;
+	pt.cdb[1] = SAI_READ_CAPACITY_16;
+	put_unaligned_be32(32, &pt.cdb[10]);
+	ret = rbdi_exec_pt_retry(sess, &pt, buf, 32);
+	if (ret) {
+		rbdi_sess_err(sess, "READ CAPACITY(16) failed: status 0x%02x (%d)\n",
+			      pt.status, ret);
+		goto out;
+	}
+	ret = -EIO;
+	if (32 - max(pt.resid, 0) < 14) {
+		rbdi_sess_err(sess, "READ CAPACITY(16): short data\n");
+		goto out;
+	}
+	last = get_unaligned_be64(&buf[0]);
+	lbs = get_unaligned_be32(&buf[8]);
+	exp = buf[13] & 0x0f;
+	if (lbs < SECTOR_SIZE || lbs > SZ_4K || !is_power_of_2(lbs) ||
+	    last >= (U64_MAX >> 12)) {
+		rbdi_sess_err(sess, "READ CAPACITY(16): unsupported geometry: %llu blocks of %u bytes\n",
+			      last + 1, lbs);
+		goto out;
+	}
+	sess->lbs = lbs;
+	*sectors = (last + 1) << (ilog2(lbs) - SECTOR_SHIFT);
+	*pbs = exp <= 6 ? lbs << exp : lbs;
+	ret = 0;
+out:
+	kfree(buf);
+	return ret;
+}
+
+/* MODE SENSE(10) of the caching page: write cache and FUA support. */
+static void rbdi_read_cache_mode(struct rbdi_session *sess)
+{
+	struct rbdi_pt pt = { .cdb_len = 10 };
+	unsigned int got, off;
+	u8 *buf;
+
+	/* Without an answer: assume a volatile cache, flush it, no FUA. */
+	sess->write_cache = true;
+	sess->fua = false;
+
+	buf = kzalloc(128, GFP_KERNEL);
+	if (!buf)
+		return;
+	pt.cdb[0] = MODE_SENSE_10;
+	pt.cdb[1] = 0x08;	/* DBD */
+	pt.cdb[2] = 0x08;	/* current values, caching page */
+	put_unaligned_be16(128, &pt.cdb[7]);
+	if (rbdi_exec_pt_retry(sess, &pt, buf, 128))
+		goto out;
+	got = 128 - clamp(pt.resid, 0, 128);
+	if (got < 8)
+		goto out;
+	off = 8 + get_unaligned_be16(&buf[6]);
+	if (off + 3 > got || (buf[off] & 0x3f) != 0x08)
+		goto out;
+	sess->write_cache = buf[off + 2] & 0x04;
+	sess->fua = buf[3] & 0x10;
+out:
+	kfree(buf);
+}
+
+/* SG_IO (sg v3) on /dev/rbdiN: a passthrough request on the normal path. */
+static int rbdi_sg_io(struct request_queue *q, fmode_t mode,
+		      void __user *argp)
+{
+	struct sg_io_hdr hdr;
+	struct rbdi_request *req;
+	struct request *rq;
+	struct bio *bio = NULL;
+	u8 cdb[RBD_MAX_CDB_LEN] = { };
+	unsigned long start;
+	blk_status_t sts;
+	bool writing;
+	int ret;
+
+	if (get_sg_io_hdr(&hdr, argp))
+		return -EFAULT;
+	if (hdr.interface_id != 'S')
+		return -EINVAL;
+	if (hdr.cmd_len < RBD_MIN_CDB_LEN || hdr.cmd_len > RBD_MAX_CDB_LEN)
+		return -EINVAL;
+	if (hdr.dxfer_len > (queue_max_hw_sectors(q) << SECTOR_SHIFT))
+		return -EIO;
+	if (copy_from_user(cdb, hdr.cmdp, hdr.cmd_len))
+		return -EFAULT;
+	if (rbd_cdb_implied_len(cdb) > hdr.cmd_len)
+		return -EINVAL;
+	if (!scsi_cmd_allowed(cdb, mode))
+		return -EPERM;
+
+	switch (hdr.dxfer_direction) {
+	case SG_DXFER_NONE:
+		hdr.dxfer_len = 0;
+		writing = false;
+		break;
+	case SG_DXFER_TO_DEV:
+		writing = true;
+		break;
+	case SG_DXFER_FROM_DEV:
+	case SG_DXFER_TO_FROM_DEV:
+		writing = false;
+		break;
+	default:
+		return -EINVAL;
+	}
+
+	rq = blk_mq_alloc_request(q, writing ? REQ_OP_DRV_OUT : REQ_OP_DRV_IN,
+				  0);
+	if (IS_ERR(rq))
+		return PTR_ERR(rq);
+	req = blk_mq_rq_to_pdu(rq);
+	memcpy(req->cdb, cdb, sizeof(req->cdb));
+	req->cdb_len = hdr.cmd_len;
+	if (hdr.timeout)
+		rq->timeout = max(msecs_to_jiffies(hdr.timeout),
+				  (unsigned long)BLK_MIN_SG_TIMEOUT);
+	else
+		rq->timeout = BLK_DEFAULT_SG_TIMEOUT;
+
+	if (hdr.dxfer_len) {
+		ret = blk_rq_map_user_io(rq, NULL, hdr.dxferp, hdr.dxfer_len,
+					 GFP_KERNEL, hdr.iovec_count != 0,
+					 hdr.iovec_count, false,
+					 rq_data_dir(rq));
+		if (ret)
+			goto out_free;
+		bio = rq->bio;
+	}
+
+	start = jiffies;
+	sts = blk_execute_rq(rq, hdr.flags & SG_FLAG_Q_AT_HEAD);
+	hdr.duration = jiffies_to_msecs(jiffies - start);
+
+	hdr.status = sts ? 0 : req->status;
+	hdr.masked_status = (hdr.status >> 1) & 0x7f;
+	hdr.msg_status = 0;
+	hdr.host_status = sts ? (sts == BLK_STS_TIMEOUT ? DID_TIME_OUT :
+				 DID_TRANSPORT_DISRUPTED) : DID_OK;
+	hdr.driver_status = 0;
+	hdr.sb_len_wr = 0;
+	if (!sts && req->sense_len && hdr.sbp && hdr.mx_sb_len) {
+		unsigned int n = min_t(unsigned int, hdr.mx_sb_len,
+				       req->sense_len);
+
+		if (!copy_to_user(hdr.sbp, req->sense, n))
+			hdr.sb_len_wr = n;
+		hdr.driver_status = DRIVER_SENSE;
+	}
+	hdr.resid = sts ? hdr.dxfer_len :
+		    clamp_t(s32, req->resid, 0, hdr.dxfer_len);
+	hdr.info = 0;
+	if (hdr.masked_status || hdr.host_status || hdr.driver_status)
+		hdr.info |= SG_INFO_CHECK;
+
+	ret = 0;
+	if (bio && blk_rq_unmap_user(bio))
+		ret = -EFAULT;
+	bio = NULL;
+	if (!ret && put_sg_io_hdr(&hdr, argp))
+		ret = -EFAULT;
+out_free:
+	blk_mq_free_request(rq);
+	return ret;
+}
+
+static int rbdi_ioctl(struct block_device *bdev, fmode_t mode,
+		      unsigned int cmd, unsigned long arg)
+{
+	void __user *argp = (void __user *)arg;
+
+	switch (cmd) {
+	case SG_GET_VERSION_NUM:
+		return put_user(RBDI_SG_VERSION, (int __user *)argp);
+	case SG_IO:
+		return rbdi_sg_io(bdev->bd_disk->queue, mode, argp);
+	default:
+		return -ENOTTY;
+	}
+}
+
+/* The last reference of an added disk is gone. */
+static void rbdi_free_disk(struct gendisk *disk)
+{
+	ida_free(&rbdi_ida, disk->first_minor / RBDI_MINORS);
+	rbdi_sess_put(disk->private_data);
+}
+
+static const struct block_device_operations rbdi_fops = {
+	.owner		= THIS_MODULE,
+	.ioctl		= rbdi_ioctl,
+	.compat_ioctl	= blkdev_compat_ptr_ioctl,
+	.free_disk	= rbdi_free_disk,
+};
+
+/**
+ * rbdi_blk_add() - create the tag set and the disk of a live session
+ * @sess: The session, logged in, with @sess->lock held.
+ *
+ * Probes the LUN through the new queue before add_disk().
+ *
+ * Return: 0 or a negative errno (logged). On failure the caller calls
+ * rbdi_blk_free() after stopping the queues.
+ */
+int rbdi_blk_add(struct rbdi_session *sess)
+{
+	struct blk_mq_tag_set *set = &sess->tag_set;
+	const struct rbd_login_rsp *rsp = &sess->login_rsp;
+	struct request_queue *q;
+	struct gendisk *disk;
+	unsigned int pbs, max_sectors;
+	u64 sectors;
+	int ret;
+
+	memset(set, 0, sizeof(*set));
+	set->ops = &rbdi_mq_ops;
+	set->nr_hw_queues = sess->nr_queues;
+	set->nr_maps = 1;
+	set->queue_depth = le16_to_cpu(rsp->queue_depth);
+	set->cmd_size = sizeof(struct rbdi_request) +
+			sizeof(struct scatterlist) * RBDI_INLINE_SG_CNT;
+	set->numa_node = NUMA_NO_NODE;
+	set->flags = BLK_MQ_F_SHOULD_MERGE;
+	set->timeout = sess->opts.io_timeout * HZ;
+	set->driver_data = sess;
+	ret = blk_mq_alloc_tag_set(set);
+	if (ret) {
+		rbdi_sess_err(sess, "blk_mq_alloc_tag_set failed (%d)\n", ret);
+		return ret;
+	}
+	sess->tag_set_ready = true;
+
+	ret = ida_alloc_max(&rbdi_ida, (MINORMASK + 1) / RBDI_MINORS - 1,
+			    GFP_KERNEL);
+	if (ret < 0) {
+		rbdi_sess_err(sess, "no free disk index (%d)\n", ret);
+		return ret;
+	}
+	sess->idx = ret;
+
+	disk = blk_mq_alloc_disk(set, sess);
+	if (IS_ERR(disk)) {
+		ret = PTR_ERR(disk);
+		rbdi_sess_err(sess, "blk_mq_alloc_disk failed (%d)\n", ret);
+		return ret;
+	}
+	sess->disk = disk;
+	disk->major = rbdi_major;
+	disk->first_minor = sess->idx * RBDI_MINORS;
+	disk->minors = RBDI_MINORS;
+	disk->fops = &rbdi_fops;
+	disk->private_data = sess;
+	snprintf(disk->disk_name, sizeof(disk->disk_name), "rbdi%d",
+		 sess->idx);
+
+	q = disk->queue;
+	max_sectors = min_t(u32, le32_to_cpu(rsp->max_io_bytes),
+			    sess->max_fr_pages * SZ_4K) >> SECTOR_SHIFT;
+	blk_queue_max_hw_sectors(q, max_sectors);
+	blk_queue_max_segments(q, sess->max_fr_pages);
+	blk_queue_virt_boundary(q, SZ_4K - 1);
+	blk_queue_flag_set(QUEUE_FLAG_NONROT, q);
+	sess->lbs = SECTOR_SIZE;
+
+	ret = rbdi_read_capacity(sess, &sectors, &pbs);
+	if (ret)
+		return ret;
+	rbdi_read_cache_mode(sess);
+
+	blk_queue_logical_block_size(q, sess->lbs);
+	blk_queue_physical_block_size(q, pbs);
+	blk_queue_io_min(q, pbs);
+	blk_queue_write_cache(q, sess->write_cache, sess->fua);
+	set_capacity(disk, sectors);
+
+	ret = add_disk(disk);
+	if (ret) {
+		rbdi_sess_err(sess, "add_disk failed (%d)\n", ret);
+		return ret;
+	}
+	/* Dropped by rbdi_free_disk() when the last opener is gone. */
+	rbdi_sess_get(sess);
+	sess->disk_added = true;
+	strscpy(sess->disk_name, disk->disk_name, sizeof(sess->disk_name));
+	rbdi_sess_info(sess, "initialized /dev/%s (%llu sectors; %llu bytes)\n",
+		       disk->disk_name, sectors, sectors << SECTOR_SHIFT);
+	return 0;
+}
+
+/**
+ * rbdi_blk_del() - delete the disk of a session, flushing it
+ * @sess: The session; its queues may be live or dead.
+ */
+void rbdi_blk_del(struct rbdi_session *sess)
+{
+	if (sess->disk_added)
+		del_gendisk(sess->disk);
+}
+
+static bool rbdi_cancel_rq(struct request *rq, void *data)
+{
+	struct rbdi_request *req = blk_mq_rq_to_pdu(rq);
+
+	if (blk_mq_request_completed(rq))
+		return true;
+	req->awaiting = false;
+	req->sts = BLK_STS_IOERR;
+	blk_mq_complete_request(rq);
+	return true;
+}
+
+/**
+ * rbdi_blk_cancel() - complete every started request with an error
+ * @sess: The session, its queues stopped (drained).
+ *
+ * After the drain no completion can race with this.
+ */
+void rbdi_blk_cancel(struct rbdi_session *sess)
+{
+	if (!sess->tag_set_ready)
+		return;
+	blk_mq_tagset_busy_iter(&sess->tag_set, rbdi_cancel_rq, NULL);
+	blk_mq_tagset_wait_completed_request(&sess->tag_set);
+}
+
+/**
+ * rbdi_blk_free() - drop the disk and the tag set
+ * @sess: The session, its disk deleted and its queues stopped.
+ */
+void rbdi_blk_free(struct rbdi_session *sess)
+{
+	/* An added disk frees its index and reference in free_disk. */
+	if (sess->disk_added)
+		sess->idx = -1;
+	sess->disk_added = false;
+	if (sess->disk)
+		put_disk(sess->disk);
+	sess->disk = NULL;
+	if (sess->tag_set_ready)
+		blk_mq_free_tag_set(&sess->tag_set);
+	sess->tag_set_ready = false;
+	if (sess->idx >= 0)
+		ida_free(&rbdi_ida, sess->idx);
+	sess->idx = -1;
+	sess->disk_name[0] = '\0';
+}
+
+/**
+ * rbdi_blk_exit() - module exit check
+ */
+void rbdi_blk_exit(void)
+{
+	ida_destroy(&rbdi_ida);
+}

@@ -1,0 +1,882 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rbdi: RDMA connections of a session and the control queue.
+ *
+ * Bring-up (rbdi_connect(), called by the enable store):
+ *
+ *  1. queue 0: rdma_resolve_addr -> ADDR_RESOLVED (PD, CQ, QP, receive
+ *     ring) -> rdma_resolve_route -> ROUTE_RESOLVED ->
+ *     rdma_connect_locked (rbd_cm_req) -> ESTABLISHED (rbd_cm_rep
+ *     checked). The CM handler signals the waiting store through
+ *     &rbdi_queue.cm_done.
+ *  2. LOGIN on queue 0, control slot 0; the response is checked with
+ *     rbd_check_login_rsp() against the request.
+ *  3. I/O queues 1..nr_queues the same way, joining the session handle.
+ *
+ * Each queue has its own QP and CQ (shared CQ pool, IB_POLL_SOFTIRQ,
+ * spread over the completion vectors); the PD belongs to the session.
+ * Every posted receive is a buffer of &rbdi_queue.rbuf_size bytes; the
+ * receive handler validates what arrived before anything else looks at
+ * it (rbd_check_response()).
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/jiffies.h>
+#include <linux/minmax.h>
+#include <linux/sizes.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <net/net_namespace.h>
+#include <rdma/ib_cm.h>
+#include <rdma/mr_pool.h>
+
+#include "rbdi.h"
+
+/* Timeout of rdma_resolve_addr() and rdma_resolve_route(). */
+#define RBDI_CM_TIMEOUT_MS	3000
+/* How long the enable store waits for one queue to connect. */
+#define RBDI_CONNECT_WAIT_MS	15000
+/* How long it waits for the LOGIN and LOGOUT responses. */
+#define RBDI_CTRL_WAIT_MS	15000
+#define RBDI_LOGOUT_WAIT_MS	5000
+
+/* Feature bits this initiator offers. */
+#define RBDI_FEATURES		RBD_FEAT_REMOTE_INV
+
+static void rbdi_queue_lost(struct rbdi_queue *q);
+
+/* Wake a LOGIN/LOGOUT waiter with @err if one is waiting. */
+static void rbdi_ctrl_fail(struct rbdi_session *sess, int err)
+{
+	unsigned long flags;
+	bool wake = false;
+
+	spin_lock_irqsave(&sess->ctrl_lock, flags);
+	if (sess->ctrl_opcode) {
+		sess->ctrl_opcode = 0;
+		sess->ctrl_result = err;
+		wake = true;
+	}
+	spin_unlock_irqrestore(&sess->ctrl_lock, flags);
+	if (wake)
+		complete(&sess->ctrl_done);
+}
+
+/**
+ * rbdi_post_recv() - (re)post a receive buffer
+ * @q: The queue.
+ * @rb: One of its receive buffers.
+ *
+ * Context: Any; does not sleep.
+ * Return: 0 or the error of ib_post_recv().
+ */
+int rbdi_post_recv(struct rbdi_queue *q, struct rbdi_rbuf *rb)
+{
+	struct ib_sge sge = {
+		.addr	= rb->dma,
+		.length	= q->rbuf_size,
+		.lkey	= q->sess->pd->local_dma_lkey,
+	};
+	struct ib_recv_wr wr = {
+		.wr_cqe		= &rb->cqe,
+		.sg_list	= &sge,
+		.num_sge	= 1,
+	};
+
+	ib_dma_sync_single_for_device(q->sess->ibdev, rb->dma, q->rbuf_size,
+				      DMA_FROM_DEVICE);
+	return ib_post_recv(q->qp, &wr, NULL);
+}
+
+/* A response on queue 0: LOGIN_RSP, LOGOUT_RSP or NOP_RSP. */
+static void rbdi_ctrl_rsp(struct rbdi_queue *q, struct rbdi_rbuf *rb,
+			  struct ib_wc *wc)
+{
+	struct rbdi_session *sess = q->sess;
+	const struct rbd_hdr *hdr = rb->buf;
+	unsigned long flags;
+	enum rbd_check c;
+	bool wake = false, ok = false;
+	u64 tag;
+
+	c = rbd_check_response(rb->buf, wc->byte_len, &q->lim,
+			       &sess->login_req);
+	if (c) {
+		rbdi_sess_err_rl(sess, "queue 0: invalid response: %s\n",
+				 rbd_check_str(c));
+		goto fatal;
+	}
+	tag = le64_to_cpu(hdr->tag);
+
+	spin_lock_irqsave(&sess->ctrl_lock, flags);
+	switch (hdr->opcode) {
+	case RBD_OP_LOGIN_RSP:
+	case RBD_OP_LOGOUT_RSP:
+		if (sess->ctrl_opcode != hdr->opcode ||
+		    rbd_tag_slot(tag) != RBDI_SLOT_LOGIN ||
+		    rbd_tag_gen(tag) != q->slots[RBDI_SLOT_LOGIN].gen)
+			break;
+		if (hdr->opcode == RBD_OP_LOGIN_RSP)
+			memcpy(&sess->login_rsp, rb->buf,
+			       sizeof(sess->login_rsp));
+		sess->ctrl_opcode = 0;
+		sess->ctrl_result = 0;
+		wake = true;
+		ok = true;
+		break;
+	case RBD_OP_NOP_RSP:
+		if (!sess->nop_pending || rbd_tag_slot(tag) != RBDI_SLOT_NOP ||
+		    rbd_tag_gen(tag) != q->slots[RBDI_SLOT_NOP].gen)
+			break;
+		sess->nop_pending = false;
+		ok = true;
+		break;
+	default:
+		break;
+	}
+	spin_unlock_irqrestore(&sess->ctrl_lock, flags);
+
+	if (!ok) {
+		rbdi_sess_err_rl(sess, "queue 0: unexpected %s, tag %#llx\n",
+				 rbd_opcode_str(hdr->opcode), tag);
+		goto fatal;
+	}
+	if (rbdi_post_recv(q, rb)) {
+		rbdi_sess_err_rl(sess, "queue 0: cannot repost a receive\n");
+		rbdi_queue_lost(q);
+	}
+	if (wake)
+		complete(&sess->ctrl_done);
+	return;
+
+fatal:
+	rbdi_ctrl_fail(sess, -EPROTO);
+	rbdi_sess_error(sess);
+}
+
+static void rbdi_recv_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct rbdi_rbuf *rb = container_of(wc->wr_cqe, struct rbdi_rbuf, cqe);
+	struct rbdi_queue *q = wc->qp->qp_context;
+
+	if (unlikely(wc->status != IB_WC_SUCCESS)) {
+		if (wc->status != IB_WC_WR_FLUSH_ERR)
+			rbdi_sess_err_rl(q->sess, "queue %u: receive failed: %s\n",
+					 q->qid, ib_wc_status_msg(wc->status));
+		rbdi_queue_lost(q);
+		return;
+	}
+	ib_dma_sync_single_for_cpu(q->sess->ibdev, rb->dma, q->rbuf_size,
+				   DMA_FROM_DEVICE);
+	if (q->qid)
+		rbdi_blk_rsp(q, rb, wc);
+	else
+		rbdi_ctrl_rsp(q, rb, wc);
+}
+
+static void rbdi_ctrl_send_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct rbdi_queue *q = wc->qp->qp_context;
+
+	if (unlikely(wc->status != IB_WC_SUCCESS)) {
+		if (wc->status != IB_WC_WR_FLUSH_ERR)
+			rbdi_sess_err_rl(q->sess, "queue 0: send failed: %s\n",
+					 ib_wc_status_msg(wc->status));
+		rbdi_queue_lost(q);
+	}
+}
+
+/* Send @len bytes of control slot @slot of queue 0. */
+static int rbdi_ctrl_send(struct rbdi_queue *q, unsigned int slot, u32 len)
+{
+	struct rbdi_ctrl_slot *s = &q->slots[slot];
+	struct ib_sge sge = {
+		.addr	= s->dma,
+		.length	= len,
+		.lkey	= q->sess->pd->local_dma_lkey,
+	};
+	struct ib_send_wr wr = {
+		.wr_cqe		= &s->cqe,
+		.sg_list	= &sge,
+		.num_sge	= 1,
+		.opcode		= IB_WR_SEND,
+		.send_flags	= IB_SEND_SIGNALED,
+	};
+
+	ib_dma_sync_single_for_device(q->sess->ibdev, s->dma, len,
+				      DMA_TO_DEVICE);
+	return ib_post_send(q->qp, &wr, NULL);
+}
+
+/* The connection of @q is gone or unusable: recover the session. */
+static void rbdi_queue_lost(struct rbdi_queue *q)
+{
+	if (!q->qid)
+		rbdi_ctrl_fail(q->sess, -ECONNRESET);
+	rbdi_sess_error(q->sess);
+}
+
+static void rbdi_qp_event(struct ib_event *ev, void *ctx)
+{
+	struct rbdi_queue *q = ctx;
+
+	switch (ev->event) {
+	case IB_EVENT_COMM_EST:
+		rdma_notify(q->cm_id, ev->event);
+		break;
+	case IB_EVENT_QP_FATAL:
+	case IB_EVENT_QP_REQ_ERR:
+	case IB_EVENT_QP_ACCESS_ERR:
+		rbdi_sess_err_rl(q->sess, "queue %u: QP event %s\n", q->qid,
+				 ib_event_msg(ev->event));
+		rbdi_queue_lost(q);
+		break;
+	default:
+		break;
+	}
+}
+
+/* ADDR_RESOLVED: the device is known; create everything the QP needs. */
+static int rbdi_queue_create_ib(struct rbdi_queue *q)
+{
+	struct rbdi_session *sess = q->sess;
+	struct ib_device *dev = q->cm_id->device;
+	struct ib_qp_init_attr attr = { };
+	unsigned int i;
+	int ret;
+
+	if (!sess->pd) {
+		if (!(dev->attrs.device_cap_flags &
+		      IB_DEVICE_MEM_MGT_EXTENSIONS)) {
+			rbdi_sess_err(sess, "RDMA device %s has no fast registration\n",
+				      dev_name(&dev->dev));
+			return -EOPNOTSUPP;
+		}
+		sess->pd = ib_alloc_pd(dev, 0);
+		if (IS_ERR(sess->pd)) {
+			ret = PTR_ERR(sess->pd);
+			sess->pd = NULL;
+			rbdi_sess_err(sess, "ib_alloc_pd failed (%d)\n", ret);
+			return ret;
+		}
+		sess->ibdev = dev;
+		sess->max_fr_pages =
+			min_t(u32, 256, dev->attrs.max_fast_reg_page_list_len - 1);
+	} else if (dev != sess->ibdev) {
+		rbdi_sess_err(sess, "queue %u resolved to RDMA device %s, not %s\n",
+			      q->qid, dev_name(&dev->dev),
+			      dev_name(&sess->ibdev->dev));
+		return -EXDEV;
+	}
+
+	/* Signaled SENDs and LOCAL_INVs, receives, and the drain. */
+	q->cq_size = 3 * q->depth + 2 * RBD_CTRL_SLOTS + 2;
+	q->cq = ib_cq_pool_get(dev, q->cq_size,
+			       q->qid % max(dev->num_comp_vectors, 1),
+			       IB_POLL_SOFTIRQ);
+	if (IS_ERR(q->cq)) {
+		ret = PTR_ERR(q->cq);
+		q->cq = NULL;
+		rbdi_sess_err(sess, "queue %u: ib_cq_pool_get failed (%d)\n",
+			      q->qid, ret);
+		return ret;
+	}
+
+	attr.event_handler = rbdi_qp_event;
+	attr.qp_context = q;
+	/* REG_MR + SEND + LOCAL_INV per command, control sends, drain. */
+	attr.cap.max_send_wr = 3 * q->depth + RBD_CTRL_SLOTS + 1;
+	attr.cap.max_recv_wr = q->nr_rbufs + 1;
+	attr.cap.max_send_sge = 1;
+	attr.cap.max_recv_sge = 1;
+	attr.sq_sig_type = IB_SIGNAL_REQ_WR;
+	attr.qp_type = IB_QPT_RC;
+	attr.send_cq = q->cq;
+	attr.recv_cq = q->cq;
+	ret = rdma_create_qp(q->cm_id, sess->pd, &attr);
+	if (ret) {
+		rbdi_sess_err(sess, "queue %u: rdma_create_qp failed (%d)\n",
+			      q->qid, ret);
+		return ret;
+	}
+	q->qp = q->cm_id->qp;
+
+	if (q->depth) {
+		ret = ib_mr_pool_init(q->qp, &q->qp->rdma_mrs, q->depth,
+				      IB_MR_TYPE_MEM_REG,
+				      sess->max_fr_pages + 1, 0);
+		if (ret) {
+			rbdi_sess_err(sess, "queue %u: ib_mr_pool_init failed (%d)\n",
+				      q->qid, ret);
+			return ret;
+		}
+		q->mr_pool_ready = true;
+	}
+
+	q->rbufs = kcalloc(q->nr_rbufs, sizeof(*q->rbufs), GFP_KERNEL);
+	if (!q->rbufs)
+		return -ENOMEM;
+	for (i = 0; i < q->nr_rbufs; i++) {
+		struct rbdi_rbuf *rb = &q->rbufs[i];
+
+		rb->buf = kmalloc(q->rbuf_size, GFP_KERNEL);
+		if (!rb->buf)
+			return -ENOMEM;
+		rb->dma = ib_dma_map_single(dev, rb->buf, q->rbuf_size,
+					    DMA_FROM_DEVICE);
+		if (ib_dma_mapping_error(dev, rb->dma)) {
+			kfree(rb->buf);
+			rb->buf = NULL;
+			return -ENOMEM;
+		}
+		rb->cqe.done = rbdi_recv_done;
+	}
+
+	if (!q->qid) {
+		for (i = 0; i < RBDI_NR_USED_SLOTS; i++) {
+			struct rbdi_ctrl_slot *s = &q->slots[i];
+
+			s->buf = kzalloc(RBD_CTRL_CAPSULE_MAX, GFP_KERNEL);
+			if (!s->buf)
+				return -ENOMEM;
+			s->dma = ib_dma_map_single(dev, s->buf,
+						   RBD_CTRL_CAPSULE_MAX,
+						   DMA_TO_DEVICE);
+			if (ib_dma_mapping_error(dev, s->dma)) {
+				kfree(s->buf);
+				s->buf = NULL;
+				return -ENOMEM;
+			}
+			s->cqe.done = rbdi_ctrl_send_done;
+		}
+	}
+
+	/* F4: every receive is posted before the connect request. */
+	for (i = 0; i < q->nr_rbufs; i++) {
+		ret = rbdi_post_recv(q, &q->rbufs[i]);
+		if (ret) {
+			rbdi_sess_err(sess, "queue %u: ib_post_recv failed (%d)\n",
+				      q->qid, ret);
+			return ret;
+		}
+	}
+	return 0;
+}
+
+static int rbdi_route_resolved(struct rbdi_queue *q)
+{
+	struct rdma_conn_param param = {
+		.private_data		= &q->cm_req,
+		.private_data_len	= sizeof(q->cm_req),
+		.responder_resources	= q->sess->ibdev->attrs.max_qp_rd_atom,
+		.flow_control		= 1,
+		.retry_count		= 7,
+		.rnr_retry_count	= 7,
+	};
+	int ret;
+
+	ret = rdma_connect_locked(q->cm_id, &param);
+	if (ret)
+		rbdi_sess_err(q->sess, "queue %u: rdma_connect failed (%d)\n",
+			      q->qid, ret);
+	return ret;
+}
+
+static int rbdi_established(struct rbdi_queue *q, struct rdma_cm_event *ev)
+{
+	struct rbd_cm_rep rep;
+	enum rbd_check c;
+
+	c = rbd_check_cm_rep(ev->param.conn.private_data,
+			     ev->param.conn.private_data_len, &q->cm_req, &rep);
+	if (c) {
+		rbdi_sess_err(q->sess, "queue %u: invalid connect reply from %pISpc: %s\n",
+			      q->qid, &q->sess->dst, rbd_check_str(c));
+		return -EPROTO;
+	}
+	return 0;
+}
+
+static int rbdi_rejected(struct rbdi_queue *q, struct rdma_cm_event *ev)
+{
+	struct rbdi_session *sess = q->sess;
+	struct rbd_cm_rej rej;
+	const void *pdata;
+	u8 len = 0;
+	u16 reason;
+
+	pdata = rdma_consumer_reject_data(q->cm_id, ev, &len);
+	if (pdata && rbd_check_cm_rej(pdata, len, &rej) == RBD_CHECK_OK) {
+		reason = le16_to_cpu(rej.reason);
+		if (reason == RBD_REJ_VERSION)
+			rbdi_sess_err(sess, "queue %u: connection to %pISpc rejected: %s (target speaks %u..%u, we speak %u)\n",
+				      q->qid, &sess->dst, rbd_reject_str(reason),
+				      le16_to_cpu(rej.min_version),
+				      le16_to_cpu(rej.max_version),
+				      RBD_PROTO_VERSION);
+		else
+			rbdi_sess_err(sess, "queue %u: connection to %pISpc rejected: %s\n",
+				      q->qid, &sess->dst, rbd_reject_str(reason));
+		return reason == RBD_REJ_ACL_DENIED ? -EACCES : -ECONNREFUSED;
+	}
+	rbdi_sess_err(sess, "queue %u: connection to %pISpc rejected: %s\n",
+		      q->qid, &sess->dst, rdma_reject_msg(q->cm_id, ev->status));
+	return -ECONNREFUSED;
+}
+
+static void rbdi_cm_done(struct rbdi_queue *q, int err)
+{
+	q->cm_error = err;
+	complete(&q->cm_done);
+}
+
+/*
+ * Runs under the cm_id's handler mutex and may sleep. It never returns
+ * non-zero: the ids are always destroyed by rbdi_queue_free().
+ */
+static int rbdi_cm_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
+{
+	struct rbdi_queue *q = id->context;
+	int ret = 0;
+
+	pr_debug("session %s: queue %u: %s (%d)\n", q->sess->name, q->qid,
+		 rdma_event_msg(ev->event), ev->status);
+
+	switch (ev->event) {
+	case RDMA_CM_EVENT_ADDR_RESOLVED:
+		ret = rbdi_queue_create_ib(q);
+		if (ret)
+			break;
+		ret = rdma_resolve_route(id, RBDI_CM_TIMEOUT_MS);
+		if (ret)
+			rbdi_sess_err(q->sess, "queue %u: rdma_resolve_route failed (%d)\n",
+				      q->qid, ret);
+		break;
+	case RDMA_CM_EVENT_ROUTE_RESOLVED:
+		ret = rbdi_route_resolved(q);
+		break;
+	case RDMA_CM_EVENT_ESTABLISHED:
+		ret = rbdi_established(q, ev);
+		if (!ret)
+			set_bit(RBDI_Q_CONNECTED, &q->flags);
+		rbdi_cm_done(q, ret);
+		return 0;
+	case RDMA_CM_EVENT_REJECTED:
+		ret = rbdi_rejected(q, ev);
+		break;
+	case RDMA_CM_EVENT_ADDR_ERROR:
+	case RDMA_CM_EVENT_ROUTE_ERROR:
+	case RDMA_CM_EVENT_CONNECT_ERROR:
+	case RDMA_CM_EVENT_UNREACHABLE:
+		rbdi_sess_err(q->sess, "queue %u: cannot connect to %pISpc: %s (%d)\n",
+			      q->qid, &q->sess->dst, rdma_event_msg(ev->event),
+			      ev->status);
+		ret = -EHOSTUNREACH;
+		break;
+	case RDMA_CM_EVENT_DISCONNECTED:
+	case RDMA_CM_EVENT_ADDR_CHANGE:
+	case RDMA_CM_EVENT_TIMEWAIT_EXIT:
+	case RDMA_CM_EVENT_DEVICE_REMOVAL:
+		if (test_bit(RBDI_Q_CONNECTED, &q->flags))
+			rbdi_queue_lost(q);
+		return 0;
+	default:
+		return 0;
+	}
+	if (ret)
+		rbdi_cm_done(q, ret);
+	return 0;
+}
+
+/* Connect one queue; on failure the caller frees it. */
+static int rbdi_queue_connect(struct rbdi_queue *q)
+{
+	struct rbdi_session *sess = q->sess;
+	struct rdma_cm_id *id;
+	int ret;
+
+	init_completion(&q->cm_done);
+	q->cm_error = -ETIMEDOUT;
+	q->cm_req.magic = cpu_to_le32(RBD_CM_MAGIC);
+	q->cm_req.version = cpu_to_le16(RBD_PROTO_VERSION);
+	q->cm_req.length = cpu_to_le16(sizeof(q->cm_req));
+	q->cm_req.qid = cpu_to_le16(q->qid);
+	q->cm_req.queue_depth = cpu_to_le16(q->depth);
+
+	id = rdma_create_id(&init_net, rbdi_cm_handler, q, RDMA_PS_TCP,
+			    IB_QPT_RC);
+	if (IS_ERR(id)) {
+		rbdi_sess_err(sess, "queue %u: rdma_create_id failed (%ld)\n",
+			      q->qid, PTR_ERR(id));
+		return PTR_ERR(id);
+	}
+	q->cm_id = id;
+
+	ret = rdma_resolve_addr(id, sess->has_src ?
+				(struct sockaddr *)&sess->src : NULL,
+				(struct sockaddr *)&sess->dst,
+				RBDI_CM_TIMEOUT_MS);
+	if (ret) {
+		rbdi_sess_err(sess, "queue %u: rdma_resolve_addr of %pISpc failed (%d)\n",
+			      q->qid, &sess->dst, ret);
+		return ret;
+	}
+	if (!wait_for_completion_timeout(&q->cm_done,
+					 msecs_to_jiffies(RBDI_CONNECT_WAIT_MS))) {
+		rbdi_sess_err(sess, "queue %u: connecting to %pISpc timed out\n",
+			      q->qid, &sess->dst);
+		return -ETIMEDOUT;
+	}
+	return q->cm_error;
+}
+
+/* Undo rbdi_queue_connect(). The queue must be stopped (drained). */
+static void rbdi_queue_free(struct rbdi_queue *q)
+{
+	struct ib_device *dev = q->sess->ibdev;
+	unsigned int i;
+
+	/* First: no CM event can arrive any more. */
+	if (q->cm_id)
+		rdma_destroy_id(q->cm_id);
+	q->cm_id = NULL;
+	if (q->mr_pool_ready)
+		ib_mr_pool_destroy(q->qp, &q->qp->rdma_mrs);
+	q->mr_pool_ready = false;
+	if (q->qp)
+		ib_destroy_qp(q->qp);
+	q->qp = NULL;
+	if (q->cq)
+		ib_cq_pool_put(q->cq, q->cq_size);
+	q->cq = NULL;
+	if (q->rbufs) {
+		for (i = 0; i < q->nr_rbufs; i++) {
+			if (!q->rbufs[i].buf)
+				continue;
+			ib_dma_unmap_single(dev, q->rbufs[i].dma, q->rbuf_size,
+					    DMA_FROM_DEVICE);
+			kfree(q->rbufs[i].buf);
+		}
+		kfree(q->rbufs);
+		q->rbufs = NULL;
+	}
+	for (i = 0; i < RBDI_NR_USED_SLOTS; i++) {
+		if (!q->slots[i].buf)
+			continue;
+		ib_dma_unmap_single(dev, q->slots[i].dma, RBD_CTRL_CAPSULE_MAX,
+				    DMA_TO_DEVICE);
+		kfree(q->slots[i].buf);
+		q->slots[i].buf = NULL;
+	}
+}
+
+/* Stop posting on @q, disconnect it and wait for all its completions. */
+static void rbdi_queue_stop(struct rbdi_queue *q)
+{
+	clear_bit(RBDI_Q_LIVE, &q->flags);
+	if (!q->qp || test_and_set_bit(RBDI_Q_DRAINED, &q->flags))
+		return;
+	rdma_disconnect(q->cm_id);
+	ib_drain_qp(q->qp);
+}
+
+/* Send a control capsule on slot 0 and wait for its response. */
+static int rbdi_ctrl_exec(struct rbdi_session *sess, u8 rsp_opcode, u32 len,
+			  unsigned int wait_ms)
+{
+	struct rbdi_queue *q0 = &sess->queues[0];
+	int ret;
+
+	ret = rbdi_ctrl_send(q0, RBDI_SLOT_LOGIN, len);
+	if (ret) {
+		rbdi_sess_err(sess, "queue 0: ib_post_send failed (%d)\n", ret);
+		rbdi_ctrl_fail(sess, ret);
+		return ret;
+	}
+	if (!wait_for_completion_timeout(&sess->ctrl_done,
+					 msecs_to_jiffies(wait_ms))) {
+		rbdi_ctrl_fail(sess, -ETIMEDOUT);
+		rbdi_sess_err(sess, "%s from %pISpc timed out\n",
+			      rbd_opcode_str(rsp_opcode), &sess->dst);
+		return -ETIMEDOUT;
+	}
+	return sess->ctrl_result;
+}
+
+/* Arm slot 0 for a response of @opcode; returns the new tag. */
+static u64 rbdi_ctrl_arm(struct rbdi_session *sess, u8 opcode)
+{
+	struct rbdi_ctrl_slot *s = &sess->queues[0].slots[RBDI_SLOT_LOGIN];
+	u64 tag;
+
+	spin_lock_irq(&sess->ctrl_lock);
+	tag = rbd_tag(0, ++s->gen, RBDI_SLOT_LOGIN);
+	sess->ctrl_opcode = opcode;
+	sess->ctrl_result = -EIO;
+	reinit_completion(&sess->ctrl_done);
+	spin_unlock_irq(&sess->ctrl_lock);
+	return tag;
+}
+
+static int rbdi_login(struct rbdi_session *sess)
+{
+	const struct rbdi_sess_opts *o = &sess->opts;
+	struct rbdi_queue *q0 = &sess->queues[0];
+	struct rbd_login_req *req = &sess->login_req;
+	struct rbd_login_rsp *rsp = &sess->login_rsp;
+	u32 max_io;
+	u16 status;
+	int ret;
+
+	max_io = min_t(u32, o->max_io_size, sess->max_fr_pages * SZ_4K);
+	max_io = max_t(u32, rounddown(max_io, RBD_IO_BYTES_ALIGN),
+		       RBD_MIN_IO_BYTES);
+
+	memset(req, 0, sizeof(*req));
+	req->hdr.opcode = RBD_OP_LOGIN;
+	req->hdr.version = RBD_PROTO_VERSION;
+	req->hdr.length = cpu_to_le32(sizeof(*req));
+	req->features = cpu_to_le64(RBDI_FEATURES);
+	req->lun = cpu_to_le64(o->lun);
+	req->max_io_bytes = cpu_to_le32(max_io);
+	req->inline_write_size = cpu_to_le32(o->inline_data_size);
+	req->imm_read_size = cpu_to_le32(o->imm_read_size);
+	req->keepalive_ms = cpu_to_le32(RBD_DEFAULT_KEEPALIVE_MS);
+	req->queue_depth = cpu_to_le16(o->queue_depth);
+	req->nr_queues = cpu_to_le16(o->nr_queues);
+	/* One MR per command: a single descriptor. */
+	req->max_desc = cpu_to_le16(1);
+	strscpy(req->initiator_name, o->initiator, sizeof(req->initiator_name));
+	strscpy(req->target_name, o->target, sizeof(req->target_name));
+	req->hdr.tag = cpu_to_le64(rbdi_ctrl_arm(sess, RBD_OP_LOGIN_RSP));
+	memcpy(q0->slots[RBDI_SLOT_LOGIN].buf, req, sizeof(*req));
+
+	ret = rbdi_ctrl_exec(sess, RBD_OP_LOGIN_RSP, sizeof(*req),
+			     RBDI_CTRL_WAIT_MS);
+	if (ret)
+		return ret;
+
+	status = le16_to_cpu(rsp->status);
+	if (status) {
+		rbdi_sess_err(sess, "login as %s to %s LUN %llu at %pISpc rejected: %s\n",
+			      o->initiator, o->target, o->lun, &sess->dst,
+			      rbd_reject_str(status));
+		return status == RBD_REJ_ACL_DENIED ? -EACCES : -ECONNREFUSED;
+	}
+	rbd_check_limits_init(&q0->lim, rsp, 0, 0);
+	sess->nr_queues = le16_to_cpu(rsp->nr_queues);
+	sess->ka_ms = le32_to_cpu(rsp->keepalive_ms);
+	pr_debug("session %s: logged in: %u queues of %u, max_io %u, inline %u, imm %u, keep-alive %u ms, features %#llx\n",
+		 sess->name, sess->nr_queues, le16_to_cpu(rsp->queue_depth),
+		 le32_to_cpu(rsp->max_io_bytes),
+		 le32_to_cpu(rsp->inline_write_size),
+		 le32_to_cpu(rsp->imm_read_size), sess->ka_ms,
+		 le64_to_cpu(rsp->features));
+	return 0;
+}
+
+/**
+ * rbdi_ka_work() - send a keep-alive NOP, or notice that one expired
+ * @work: &rbdi_session.ka_work.
+ */
+void rbdi_ka_work(struct work_struct *work)
+{
+	struct rbdi_session *sess = container_of(to_delayed_work(work),
+						 struct rbdi_session, ka_work);
+	struct rbdi_queue *q0 = &sess->queues[0];
+	struct rbdi_ctrl_slot *s = &q0->slots[RBDI_SLOT_NOP];
+	struct rbd_nop *nop = s->buf;
+	bool expired = false, send = false;
+	u64 tag = 0;
+
+	if (!test_bit(RBDI_Q_LIVE, &q0->flags))
+		return;
+
+	spin_lock_irq(&sess->ctrl_lock);
+	if (sess->nop_pending) {
+		expired = time_after(jiffies, sess->nop_sent +
+				     msecs_to_jiffies(sess->ka_ms));
+	} else {
+		sess->nop_pending = true;
+		sess->nop_sent = jiffies;
+		tag = rbd_tag(0, ++s->gen, RBDI_SLOT_NOP);
+		send = true;
+	}
+	spin_unlock_irq(&sess->ctrl_lock);
+
+	if (expired) {
+		rbdi_sess_err(sess, "keep-alive to %pISpc expired\n",
+			      &sess->dst);
+		rbdi_sess_error(sess);
+		return;
+	}
+	if (send) {
+		memset(nop, 0, sizeof(*nop));
+		nop->hdr.opcode = RBD_OP_NOP;
+		nop->hdr.version = RBD_PROTO_VERSION;
+		nop->hdr.length = cpu_to_le32(sizeof(*nop));
+		nop->hdr.tag = cpu_to_le64(tag);
+		nop->cookie = cpu_to_le64(jiffies);
+		if (rbdi_ctrl_send(q0, RBDI_SLOT_NOP, sizeof(*nop))) {
+			rbdi_sess_err(sess, "cannot send keep-alive\n");
+			rbdi_sess_error(sess);
+			return;
+		}
+	}
+	queue_delayed_work(rbdi_wq, &sess->ka_work,
+			   msecs_to_jiffies(sess->ka_ms / 2));
+}
+
+static void rbdi_queue_init(struct rbdi_session *sess, u16 qid)
+{
+	struct rbdi_queue *q = &sess->queues[qid];
+	const struct rbd_login_rsp *rsp = &sess->login_rsp;
+
+	q->sess = sess;
+	q->qid = qid;
+	if (!qid) {
+		q->depth = 0;
+		q->nr_rbufs = RBD_CTRL_SLOTS;
+		q->rbuf_size = RBD_CTRL_CAPSULE_MAX;
+		q->cm_req.features = cpu_to_le64(RBDI_FEATURES);
+		return;
+	}
+	q->depth = le16_to_cpu(rsp->queue_depth);
+	q->nr_rbufs = q->depth + RBD_CTRL_SLOTS;
+	q->rbuf_size = rbd_rsp_capsule_max(le32_to_cpu(rsp->imm_read_size));
+	q->cmd_size = rbd_cmd_capsule_max(le32_to_cpu(rsp->inline_write_size),
+					  le16_to_cpu(rsp->max_desc));
+	q->cm_req.features = rsp->features;
+	q->cm_req.session_handle = rsp->session_handle;
+	rbd_check_limits_init(&q->lim, rsp, qid, q->depth);
+}
+
+/**
+ * rbdi_connect() - connect queue 0, log in and connect the I/O queues
+ * @sess: The session, with @sess->lock held and @dst/@src set.
+ *
+ * On failure the caller undoes what was done with rbdi_stop_queues()
+ * and rbdi_free_queues().
+ *
+ * Context: Process context; sleeps for up to a few timeouts.
+ * Return: 0 or a negative errno (logged).
+ */
+int rbdi_connect(struct rbdi_session *sess)
+{
+	unsigned int i;
+	int ret;
+
+	sess->queues = kcalloc(sess->opts.nr_queues + 1,
+			       sizeof(*sess->queues), GFP_KERNEL);
+	if (!sess->queues)
+		return -ENOMEM;
+	sess->queues_alloc = sess->opts.nr_queues + 1;
+	sess->nr_queues = 0;
+
+	rbdi_queue_init(sess, 0);
+	ret = rbdi_queue_connect(&sess->queues[0]);
+	if (ret)
+		return ret;
+	set_bit(RBDI_Q_LIVE, &sess->queues[0].flags);
+	rbdi_sess_info(sess, "connected %pISpc<->%pISpc!\n",
+		       &sess->queues[0].cm_id->route.addr.src_addr,
+		       &sess->queues[0].cm_id->route.addr.dst_addr);
+
+	ret = rbdi_login(sess);
+	if (ret)
+		return ret;
+
+	for (i = 1; i <= sess->nr_queues; i++) {
+		struct rbdi_queue *q = &sess->queues[i];
+
+		rbdi_queue_init(sess, i);
+		ret = rbdi_queue_connect(q);
+		if (ret)
+			return ret;
+		set_bit(RBDI_Q_LIVE, &q->flags);
+	}
+
+	if (sess->ka_ms)
+		queue_delayed_work(rbdi_wq, &sess->ka_work,
+				   msecs_to_jiffies(sess->ka_ms / 2));
+	return 0;
+}
+
+/**
+ * rbdi_logout() - log out, if queue 0 is still usable
+ * @sess: The session; no command may be outstanding.
+ *
+ * Waits a bounded time for the LOGOUT response; the queues are torn
+ * down afterwards whatever the outcome.
+ */
+void rbdi_logout(struct rbdi_session *sess)
+{
+	struct rbdi_queue *q0;
+	struct rbd_logout *lo;
+	int ret;
+
+	if (!sess->queues)
+		return;
+	q0 = &sess->queues[0];
+	if (!test_bit(RBDI_Q_LIVE, &q0->flags) || !sess->login_rsp.session_handle)
+		return;
+	cancel_delayed_work_sync(&sess->ka_work);
+
+	lo = q0->slots[RBDI_SLOT_LOGIN].buf;
+	memset(lo, 0, sizeof(*lo));
+	lo->hdr.opcode = RBD_OP_LOGOUT;
+	lo->hdr.version = RBD_PROTO_VERSION;
+	lo->hdr.length = cpu_to_le32(sizeof(*lo));
+	lo->hdr.tag = cpu_to_le64(rbdi_ctrl_arm(sess, RBD_OP_LOGOUT_RSP));
+	ret = rbdi_ctrl_exec(sess, RBD_OP_LOGOUT_RSP, sizeof(*lo),
+			     RBDI_LOGOUT_WAIT_MS);
+	if (ret)
+		rbdi_sess_err(sess, "logout failed (%d); disconnecting anyway\n",
+			      ret);
+	else
+		pr_debug("session %s: logged out\n", sess->name);
+}
+
+/**
+ * rbdi_stop_queues() - disconnect and drain every queue of a session
+ * @sess: The session.
+ *
+ * Afterwards no completion handler runs and nothing posts any more.
+ * Idempotent.
+ */
+void rbdi_stop_queues(struct rbdi_session *sess)
+{
+	unsigned int i;
+
+	cancel_delayed_work_sync(&sess->ka_work);
+	if (!sess->queues)
+		return;
+	for (i = sess->queues_alloc; i-- > 0;)
+		if (sess->queues[i].sess)
+			rbdi_queue_stop(&sess->queues[i]);
+}
+
+/**
+ * rbdi_free_queues() - free the queues and the PD of a session
+ * @sess: The session, its queues stopped and its tag set freed.
+ */
+void rbdi_free_queues(struct rbdi_session *sess)
+{
+	unsigned int i;
+
+	if (sess->queues) {
+		for (i = sess->queues_alloc; i-- > 0;)
+			if (sess->queues[i].sess)
+				rbdi_queue_free(&sess->queues[i]);
+		kfree(sess->queues);
+		sess->queues = NULL;
+	}
+	sess->queues_alloc = 0;
+	sess->nr_queues = 0;
+	if (sess->pd)
+		ib_dealloc_pd(sess->pd);
+	sess->pd = NULL;
+	sess->ibdev = NULL;
+	memset(&sess->login_rsp, 0, sizeof(sess->login_rsp));
+}

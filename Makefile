@@ -13,7 +13,8 @@
 #   make check-quick     the quick subset, for the inner loop
 #   make check-unit      unit tests only (plain, ASan and UBSan)
 #   make check-style     checkpatch --strict and sparse over kernel sources
-#   make install         modules (+ depmod) and rbdadm, honours DESTDIR
+#   make install         modules (+ depmod), rbdadm, targetcli; honours DESTDIR
+#   make install-targetcli  only the rbd fabric for targetcli (contrib/targetcli)
 
 # Default kernel tree: the running kernel's build directory when it exists,
 # else the newest installed Debian linux-headers-*-amd64.
@@ -33,13 +34,13 @@ KSRC := $(shell find drivers include tests/modules -name '*.[ch]' ! -name '*.mod
 
 export KDIR KVER
 
-.PHONY: all modules userspace unit setup check check-quick check-unit \
-	check-guest check-style install clean help
+.PHONY: all modules userspace unit setup check check-quick check-unit check-schema \
+	check-guest check-style install install-targetcli clean help
 
 all: modules userspace unit
 
 help:
-	@sed -n '3,18p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,19p' Makefile | sed 's/^# \{0,1\}//'
 
 setup:
 	scripts/setup.sh
@@ -55,8 +56,14 @@ userspace:
 unit:
 	$(MAKE) -C tests/unit
 
-check-unit:
+check-unit: check-schema
 	$(MAKE) -C tests/unit check
+
+# The configfs description: valid against its JSON Schema, and the ABI page
+# generated from it is current.
+check-schema:
+	configfs-schema/configfs_schema.py validate
+	configfs-schema/configfs_schema.py check-rst Documentation/configfs-abi.rst
 
 # The guest suite; T selects tests, RBD_TRANSPORTS the soft RDMA providers.
 check-guest: modules userspace
@@ -88,6 +95,13 @@ install: modules userspace
 	@if [ -z "$(DESTDIR)" ]; then depmod $(KVER); \
 	else echo "install: staged in $(DESTDIR); run depmod $(KVER) on the target system"; fi
 	$(MAKE) -C userspace/rbdadm install DESTDIR=$(DESTDIR)
+	$(MAKE) install-targetcli
+
+# Python only: writes nothing into the source tree, so it also runs from a
+# read-only checkout (the guest tests do). Uninstall: make -C
+# contrib/targetcli uninstall [DESTDIR=...].
+install-targetcli:
+	$(MAKE) -C contrib/targetcli install DESTDIR=$(DESTDIR)
 
 clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) clean

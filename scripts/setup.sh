@@ -25,7 +25,7 @@ PKGS=(
 	qemu-system-x86 busybox-static cpio
 	# inside the guest (it sees the host root)
 	rdma-core ibverbs-utils rdmacm-utils perftest targetcli-fb
-	python3-rtslib-fb sg3-utils fio dbus ethtool iproute2 e2fsprogs
+	python3-rtslib-fb python3-jsonschema sg3-utils fio dbus ethtool iproute2 e2fsprogs
 	util-linux procps
 )
 

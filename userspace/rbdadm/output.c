@@ -6,6 +6,8 @@
 
 #include "output.h"
 
+int opt_json;
+
 #define MAX_DEPTH 8
 
 static enum out_mode mode;

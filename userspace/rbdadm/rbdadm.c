@@ -9,13 +9,14 @@
 #include "output.h"
 #include "rbdadm.h"
 
-int opt_json;
-
 static int cmd_version(int argc, char **argv);
 static void usage_version(void);
 
 static const struct cmd cmds[] = {
+	{ "login", NULL, "Log in to a LUN and create its block device", cmd_login, usage_login },
+	{ "logout", NULL, "Log out and remove a session", cmd_logout, usage_logout },
 	{ "list", "show", "Show sessions and their devices", cmd_list, usage_list },
+	{ "gen-initiatorname", NULL, "Print a new initiator name", cmd_geniname, usage_geniname },
 	{ "version", NULL, "Show the version of rbdadm", cmd_version, usage_version },
 };
 
@@ -29,7 +30,7 @@ static void usage(FILE *f)
 	      "       rbdadm COMMAND --help\n"
 	      "\nCommands:\n", f);
 	for (i = 0; i < NR_CMDS; i++)
-		fprintf(f, "  %-10s %s%s%s%s\n", cmds[i].name, cmds[i].summary,
+		fprintf(f, "  %-18s %s%s%s%s\n", cmds[i].name, cmds[i].summary,
 			cmds[i].alias ? " (alias: " : "",
 			cmds[i].alias ? cmds[i].alias : "",
 			cmds[i].alias ? ")" : "");

@@ -22,8 +22,23 @@ struct cmd {
 
 extern int opt_json;
 
+/* Where the default initiator name lives (InitiatorName=...). */
+#define RBD_INITIATORNAME_FILE	"/etc/rbd/initiatorname"
+
 int cmd_list(int argc, char **argv);
 void usage_list(void);
+int cmd_login(int argc, char **argv);
+void usage_login(void);
+int cmd_logout(int argc, char **argv);
+void usage_logout(void);
+int cmd_geniname(int argc, char **argv);
+void usage_geniname(void);
+
+/* Helpers of login.c, also unit-tested. */
+int parse_portal(const char *s, char *addr, size_t len, unsigned int *port);
+int parse_size(const char *s, unsigned long long *res);
+int read_initiatorname(const char *file, char *name, size_t len);
+int ensure_rbdi(void);
 
 /*
  * Read configfs attribute DIR/NAME into BUF (trailing newline removed).

@@ -35,7 +35,8 @@ KSRC := $(shell find drivers include tests/modules -name '*.[ch]' ! -name '*.mod
 export KDIR KVER
 
 .PHONY: all modules userspace unit setup check check-quick check-unit check-schema \
-	check-guest check-style install install-targetcli clean help
+	check-guest check-style install install-targetcli clean help \
+	dkms-source install-dkms check-dkms
 
 all: modules userspace unit
 
@@ -88,6 +89,27 @@ check-style:
 		cat .sparse.find; n=$$(wc -l < .sparse.find); rm -f .sparse.log .sparse.find; \
 		if [ $$rc -ne 0 ] || [ $$n -ne 0 ]; then echo "check-style: sparse/W=1 found $$n problems"; exit 1; fi
 	@echo "check-style: clean"
+
+# The source DKMS builds from: kernel sources and build files only.
+DKMS_SRC ?= $(DESTDIR)/usr/src/rbd-$(shell cat VERSION)
+dkms-source:
+	rm -rf $(DKMS_SRC)
+	mkdir -p $(DKMS_SRC)
+	cp -r Kbuild VERSION dkms.conf $(DKMS_SRC)/
+	mkdir -p $(DKMS_SRC)/drivers $(DKMS_SRC)/include
+	cp -r include/uapi $(DKMS_SRC)/include/
+	for d in rbd_fabric rbd_ini; do \
+		mkdir -p $(DKMS_SRC)/drivers/$$d; \
+		cp drivers/$$d/Kbuild drivers/$$d/*.[ch] $(DKMS_SRC)/drivers/$$d/; \
+		rm -f $(DKMS_SRC)/drivers/$$d/*.mod.c; \
+	done
+
+# Register with DKMS so the modules are rebuilt on every kernel upgrade.
+install-dkms: dkms-source
+	dkms install -m rbd -v $(shell cat VERSION)
+
+check-dkms:
+	tests/host/dkms.sh
 
 install: modules userspace
 	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_PATH=$(DESTDIR) INSTALL_MOD_DIR=extra \

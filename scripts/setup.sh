@@ -17,7 +17,7 @@ fi
 
 PKGS=(
 	# build
-	build-essential gcc-12 make bc kmod sparse pkg-config
+	build-essential gcc-12 make bc kmod sparse pkg-config dkms
 	linux-image-amd64 linux-headers-amd64 linux-source-6.1 xz-utils
 	# userspace libraries and unit tests
 	libcmocka-dev libjson-c-dev librdmacm-dev libibverbs-dev

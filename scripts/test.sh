@@ -18,5 +18,6 @@ scripts/setup.sh
 make -s all
 make -s check-style
 make -s check-unit
+make -s check-dkms
 make -s check-guest T="$*"
 echo "test: everything passed in $(( $(date +%s) - start ))s"

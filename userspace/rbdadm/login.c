@@ -304,6 +304,73 @@ static const char *login_error(int e)
 	}
 }
 
+
+/*
+ * Persistent logins: RBD_SESSIONS_FILE holds one login per line, as the
+ * options of "rbdadm login" (the first is always --name NAME); lines
+ * starting with # are comments. rbdadm restore replays them at boot.
+ */
+static int persist_remove(const char *name)
+{
+	char tmp[PATH_MAX], line[4096], want[300];
+	FILE *in, *out;
+	int found = 0;
+
+	in = fopen(RBD_SESSIONS_FILE, "re");
+	if (!in)
+		return errno == ENOENT ? 0 : -errno;
+	snprintf(tmp, sizeof(tmp), "%s.tmp", RBD_SESSIONS_FILE);
+	out = fopen(tmp, "we");
+	if (!out) {
+		fclose(in);
+		return -errno;
+	}
+	snprintf(want, sizeof(want), "--name %s ", name);
+	while (fgets(line, sizeof(line), in)) {
+		if (!strncmp(line, want, strlen(want))) {
+			found = 1;
+			continue;
+		}
+		fputs(line, out);
+	}
+	fclose(in);
+	if (fclose(out) || rename(tmp, RBD_SESSIONS_FILE)) {
+		unlink(tmp);
+		return -errno;
+	}
+	return found;
+}
+
+static int persist_add(const char *name, int argc, char **argv)
+{
+	FILE *f;
+	int i, ret;
+
+	ret = persist_remove(name);
+	if (ret < 0)
+		return ret;
+	if (mkdir(RBD_CONF_DIR, 0755) && errno != EEXIST)
+		return -errno;
+	f = fopen(RBD_SESSIONS_FILE, "ae");
+	if (!f)
+		return -errno;
+	fprintf(f, "--name %s", name);
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--persist") || !strcmp(argv[i], "-j") ||
+		    !strcmp(argv[i], "--json"))
+			continue;
+		if (!strcmp(argv[i], "-n") || !strcmp(argv[i], "--name")) {
+			i++;
+			continue;
+		}
+		if (!strncmp(argv[i], "--name=", 7))
+			continue;
+		fprintf(f, " %s", argv[i]);
+	}
+	fputc('\n', f);
+	return fclose(f) ? -errno : 0;
+}
+
 void usage_login(void)
 {
 	puts("Usage: rbdadm login -a ADDR[:PORT] -t TARGET [options]\n"
@@ -329,12 +396,14 @@ void usage_login(void)
 	     "      --reconnect-delay SEC   between reconnect attempts (default 10)\n"
 	     "      --ctrl-loss-tmo SEC     give up reconnecting after (default 600, -1 never)\n"
 	     "      --fast-io-fail-tmo SEC  fail I/O while reconnecting after (default off)\n"
+	     "      --persist               record the login in " RBD_SESSIONS_FILE ";\n"
+	     "                              rbd-sessions.service logs in again at boot\n"
 	     "  -j, --json                  JSON output");
 }
 
 int cmd_login(int argc, char **argv)
 {
-	enum { O_INLINE = 256, O_IMM, O_IOTMO, O_RDELAY, O_LOSS, O_FAST };
+	enum { O_INLINE = 256, O_IMM, O_IOTMO, O_RDELAY, O_LOSS, O_FAST, O_PERSIST };
 	static const struct option opts[] = {
 		{ "address", required_argument, NULL, 'a' },
 		{ "target", required_argument, NULL, 't' },
@@ -351,6 +420,7 @@ int cmd_login(int argc, char **argv)
 		{ "reconnect-delay", required_argument, NULL, O_RDELAY },
 		{ "ctrl-loss-tmo", required_argument, NULL, O_LOSS },
 		{ "fast-io-fail-tmo", required_argument, NULL, O_FAST },
+		{ "persist", no_argument, NULL, O_PERSIST },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -364,6 +434,7 @@ int cmd_login(int argc, char **argv)
 	char dir[PATH_MAX], dev[64];
 	unsigned long long lun = 0, v;
 	unsigned int port;
+	bool persist = false;
 	char *ep;
 
 	optind = 1;
@@ -378,6 +449,7 @@ int cmd_login(int argc, char **argv)
 		case 's': source = optarg; continue;
 		case 'n': sname = optarg; continue;
 		case 'j': opt_json = 1; continue;
+		case O_PERSIST: persist = true; continue;
 		case 'h': usage_login(); return EXIT_OK;
 		case 'l':
 			errno = 0;
@@ -538,6 +610,12 @@ int cmd_login(int argc, char **argv)
 	}
 	if (wait_dev(dev))
 		err("login: warning: /dev/%s did not appear within 10 s", dev);
+	if (persist) {
+		ret = persist_add(name, argc, argv);
+		if (ret)
+			err("login: warning: logged in, but cannot record it in %s: %s",
+			    RBD_SESSIONS_FILE, strerror(-ret));
+	}
 
 	out_init(opt_json ? OUT_JSON : OUT_TEXT);
 	if (opt_json) {
@@ -629,7 +707,7 @@ static const char *device_busy(const char *dev)
 	return NULL;
 }
 
-static int logout_one(const char *name, bool force)
+static int logout_one(const char *name, bool force, bool keep)
 {
 	char dir[PATH_MAX], dev[64] = "";
 	const char *busy;
@@ -656,6 +734,8 @@ static int logout_one(const char *name, bool force)
 		err("logout: session %s: cannot remove %s: %s", name, dir, strerror(errno));
 		return EXIT_FAIL;
 	}
+	if (!keep && persist_remove(name) < 0)
+		err("logout: warning: cannot update %s: %s", RBD_SESSIONS_FILE, strerror(errno));
 	if (!opt_json)
 		printf("logged out %s%s%s\n", *dev ? "/dev/" : "", *dev ? dev : "session ",
 		       *dev ? "" : name);
@@ -664,13 +744,16 @@ static int logout_one(const char *name, bool force)
 
 void usage_logout(void)
 {
-	puts("Usage: rbdadm logout DEVICE|SESSION [--force]\n"
-	     "       rbdadm logout --all [--force]\n"
+	puts("Usage: rbdadm logout DEVICE|SESSION [--force] [--keep-persistent]\n"
+	     "       rbdadm logout --all [--force] [--keep-persistent]\n"
 	     "\n"
 	     "Log out and remove a session, named by its device (/dev/rbdi0 or\n"
 	     "rbdi0) or its session name. A device that is mounted, held by\n"
 	     "another device or opened exclusively is refused unless --force is\n"
-	     "given; with --force its outstanding I/O fails with an I/O error.");
+	     "given; with --force its outstanding I/O fails with an I/O error.\n"
+	     "A login recorded with --persist is forgotten too, unless\n"
+	     "--keep-persistent is given (rbd-sessions.service does so at\n"
+	     "shutdown).");
 }
 
 int cmd_logout(int argc, char **argv)
@@ -678,20 +761,22 @@ int cmd_logout(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "all", no_argument, NULL, 'a' },
 		{ "force", no_argument, NULL, 'f' },
+		{ "keep-persistent", no_argument, NULL, 'k' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	bool all = false, force = false;
+	bool all = false, force = false, keep = false;
 	char name[256];
 	struct dirent **ents;
 	int c, n, i, rc = EXIT_OK;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "afjh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "afkjh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'a': all = true; break;
 		case 'f': force = true; break;
+		case 'k': keep = true; break;
 		case 'j': opt_json = 1; break;
 		case 'h': usage_logout(); return EXIT_OK;
 		default: usage_logout(); return EXIT_USAGE;
@@ -716,7 +801,7 @@ int cmd_logout(int argc, char **argv)
 			err("logout: no such device or session '%s'", argv[optind]);
 			return EXIT_FAIL;
 		}
-		return logout_one(name, force);
+		return logout_one(name, force, keep);
 	}
 	n = scandir(RBDI_CONFIGFS, &ents, NULL, alphasort);
 	if (n < 0) {
@@ -725,7 +810,7 @@ int cmd_logout(int argc, char **argv)
 	}
 	for (i = 0; i < n; i++) {
 		if (ents[i]->d_name[0] != '.' && ents[i]->d_type == DT_DIR &&
-		    logout_one(ents[i]->d_name, force) != EXIT_OK)
+		    logout_one(ents[i]->d_name, force, keep) != EXIT_OK)
 			rc = EXIT_FAIL;
 		free(ents[i]);
 	}
@@ -779,4 +864,54 @@ int cmd_geniname(int argc, char **argv)
 		printf("%02x", rnd[i]);
 	putchar('\n');
 	return EXIT_OK;
+}
+
+void usage_restore(void)
+{
+	puts("Usage: rbdadm restore\n"
+	     "\n"
+	     "Log in to every session recorded with login --persist in\n"
+	     RBD_SESSIONS_FILE ". Sessions that exist already are left alone.\n"
+	     "rbd-sessions.service runs this at boot, after the network is up.");
+}
+
+int cmd_restore(int argc, char **argv)
+{
+	char line[4096], *args[64], *tok, *save;
+	int n, rc = EXIT_OK, lineno = 0;
+	FILE *f;
+
+	if (argc > 1) {
+		if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+			usage_restore();
+			return EXIT_OK;
+		}
+		err("restore: unexpected argument '%s'", argv[1]);
+		return EXIT_USAGE;
+	}
+	f = fopen(RBD_SESSIONS_FILE, "re");
+	if (!f) {
+		if (errno == ENOENT)
+			return EXIT_OK;
+		err("restore: cannot read %s: %s", RBD_SESSIONS_FILE, strerror(errno));
+		return EXIT_FAIL;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		lineno++;
+		line[strcspn(line, "\r\n")] = '\0';
+		if (!line[0] || line[0] == '#')
+			continue;
+		n = 0;
+		args[n++] = "login";
+		for (tok = strtok_r(line, " \t", &save); tok && n < 63;
+		     tok = strtok_r(NULL, " \t", &save))
+			args[n++] = tok;
+		args[n] = NULL;
+		if (cmd_login(n, args) != EXIT_OK) {
+			err("restore: %s line %d failed", RBD_SESSIONS_FILE, lineno);
+			rc = EXIT_FAIL;
+		}
+	}
+	fclose(f);
+	return rc;
 }

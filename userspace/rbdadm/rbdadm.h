@@ -22,8 +22,10 @@ struct cmd {
 
 extern int opt_json;
 
-/* Where the default initiator name lives (InitiatorName=...). */
-#define RBD_INITIATORNAME_FILE	"/etc/rbd/initiatorname"
+/* Configuration files, documented in rbdadm(8). */
+#define RBD_CONF_DIR		"/etc/rbd"
+#define RBD_INITIATORNAME_FILE	RBD_CONF_DIR "/initiatorname"
+#define RBD_SESSIONS_FILE	RBD_CONF_DIR "/sessions.conf"
 
 int cmd_list(int argc, char **argv);
 void usage_list(void);
@@ -32,6 +34,8 @@ void usage_login(void);
 int cmd_logout(int argc, char **argv);
 void usage_logout(void);
 int cmd_geniname(int argc, char **argv);
+int cmd_restore(int argc, char **argv);
+void usage_restore(void);
 void usage_geniname(void);
 
 /* Helpers of login.c, also unit-tested. */

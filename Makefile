@@ -34,11 +34,11 @@ KSRC := $(shell find drivers include tests/modules -name '*.[ch]' ! -name '*.mod
 
 export KDIR KVER
 
-.PHONY: all modules userspace unit setup check check-quick check-unit check-schema \
+.PHONY: all modules userspace tools unit setup check check-quick check-unit check-schema \
 	check-guest check-style install install-targetcli clean help \
 	dkms-source install-dkms check-dkms
 
-all: modules userspace unit
+all: modules userspace tools unit
 
 help:
 	@sed -n '3,19p' Makefile | sed 's/^# \{0,1\}//'
@@ -54,6 +54,9 @@ modules:
 userspace:
 	$(MAKE) -C userspace/rbdadm
 
+tools:
+	$(MAKE) -C tests/tools
+
 unit:
 	$(MAKE) -C tests/unit
 
@@ -67,12 +70,12 @@ check-schema:
 	configfs-schema/configfs_schema.py check-rst Documentation/configfs-abi.rst
 
 # The guest suite; T selects tests, RBD_TRANSPORTS the soft RDMA providers.
-check-guest: modules userspace
+check-guest: modules userspace tools
 	tests/check $(T)
 
 check: check-unit check-guest
 
-check-quick: modules userspace
+check-quick: modules userspace tools
 	tests/check quick
 
 # Fails on any checkpatch or sparse finding.
@@ -129,4 +132,5 @@ clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) clean
 	$(MAKE) -C userspace/rbdadm clean
 	$(MAKE) -C tests/unit clean
+	$(MAKE) -C tests/tools clean
 	rm -rf results .build

@@ -6,23 +6,29 @@
 #define RBDT_H
 
 #include <linux/build_bug.h>
+#include <linux/completion.h>
 #include <linux/configfs.h>
+#include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/socket.h>
+#include <linux/spinlock.h>
 #include <linux/stringify.h>
 #include <linux/types.h>
+#include <linux/workqueue.h>
+#include <rdma/ib_verbs.h>
+#include <rdma/rdma_cm.h>
+#include <rdma/rw.h>
 #include <target/target_core_base.h>
 #include <target/target_core_fabric.h>
 
 #include "rbd_name.h"
+#include "rbd/rbd_proto.h"
+#include "rbd/rbd_proto_check.h"
 
 #define RBDT_VERSION		"0.1.0"
-/*
- * Wire protocol version this module speaks. To be replaced by
- * RBD_PROTO_VER_MAJOR from include/uapi/rbd/rbd_proto.h once it lands.
- */
-#define RBDT_PROTO_VERSION	1
+/* Wire protocol version this module speaks. */
+#define RBDT_PROTO_VERSION	RBD_PROTO_VERSION
 #define RBDT_VERSION_STRING						\
 	"rbdt " RBDT_VERSION " (protocol " __stringify(RBDT_PROTO_VERSION) ")"
 
@@ -81,6 +87,8 @@ struct rbdt_tpg_attrib {
  *	tpgt_N/enable, but under @lock so that a login can test it
  *	consistently against a concurrent disable.
  * @np_list: The &struct rbdt_np portals of this TPG. Protected by @lock.
+ * @sess_list: The &struct rbdt_session logged in through this TPG.
+ *	Protected by @lock.
  * @attrib: The tunables of tpgt_N/attrib/.
  */
 struct rbdt_tpg {
@@ -91,6 +99,7 @@ struct rbdt_tpg {
 	struct mutex lock;	/* protects enabled, np_list */
 	bool enabled;
 	struct list_head np_list;
+	struct list_head sess_list;
 	struct rbdt_tpg_attrib attrib;
 };
 
@@ -103,12 +112,15 @@ struct rbdt_listener;
  * @listener: The rdma_cm listener for the address; several portals with
  *	the same address share one (see rbdt_cm.c). Holds a reference.
  * @tpg_entry: Entry in @tpg->np_list.
+ * @listener_entry: Entry in the listener's list of portals. Protected by
+ *	the listeners mutex (rbdt_cm.c).
  */
 struct rbdt_np {
 	struct se_tpg_np se_tpg_np;
 	struct rbdt_tpg *tpg;
 	struct rbdt_listener *listener;
 	struct list_head tpg_entry;
+	struct list_head listener_entry;
 };
 
 /**
@@ -141,6 +153,296 @@ static inline struct rbdt_np *to_rbdt_np(struct se_tpg_np *se_tpg_np)
 #define rbdt_tpg_info(tpg, fmt, ...)					\
 	pr_info("%s: " fmt, (tpg)->name, ##__VA_ARGS__)
 
+/**
+ * struct rbdt_device - per-RDMA-device state shared by its queues
+ * @ib_dev: The RDMA device.
+ * @pd: Protection domain of every queue on @ib_dev.
+ * @ref: One reference per queue; the last put frees the PD.
+ * @entry: Entry in the device list (rbdt_conn.c).
+ */
+struct rbdt_device {
+	struct ib_device *ib_dev;
+	struct ib_pd *pd;
+	struct kref ref;
+	struct list_head entry;
+};
+
+/**
+ * struct rbdt_recv - a receive buffer of a queue
+ * @cqe: Completion entry.
+ * @wr: Receive work request.
+ * @sge: Its one SGE.
+ * @buf: The buffer, 8-byte aligned.
+ * @dma: Its DMA address.
+ */
+struct rbdt_recv {
+	struct ib_cqe cqe;
+	struct ib_recv_wr wr;
+	struct ib_sge sge;
+	void *buf;
+	u64 dma;
+};
+
+/**
+ * struct rbdt_ctrl - a control slot: the response buffer of LOGIN,
+ *	LOGOUT, NOP and TMF requests
+ * @cqe: Completion entry of the response SEND.
+ * @buf: Response buffer (DMA mapped).
+ * @dma: Its DMA address.
+ * @busy: A request holds the slot until its response completes.
+ * @opcode: Opcode of the response being sent.
+ * @status: LOGIN_RSP status, to disconnect after a failed login.
+ */
+struct rbdt_ctrl {
+	struct ib_cqe cqe;
+	void *buf;
+	u64 dma;
+	bool busy;
+	u8 opcode;
+	u16 status;
+};
+
+/**
+ * struct rbdt_rw - one RDMA READ or WRITE context, for one descriptor
+ * @ctx: The rdma_rw context.
+ * @sg: First entry of the scatterlist it maps.
+ * @nents: Entries in @sg.
+ */
+struct rbdt_rw {
+	struct rdma_rw_ctx ctx;
+	struct scatterlist *sg;
+	u32 nents;
+};
+
+/**
+ * struct rbdt_cmd - a command slot of an I/O queue
+ * @se_cmd: LIO's part; zeroed for each command.
+ * @sense: Sense buffer handed to LIO.
+ * @q: The queue.
+ * @slot: Index in @q->cmds, the slot of the tag.
+ * @tag: The full request tag, CPU order.
+ * @outstanding: The initiator holds the slot: set when the capsule
+ *	arrives, cleared when its response is posted. Protected by @q->lock.
+ * @busy: The descriptor is in use, until the response completed and LIO
+ *	released the command. Protected by @q->lock.
+ * @pending: A new capsule for the slot arrived while the descriptor was
+ *	still busy; @pending_recv and @pending_len hold it until then.
+ * @start_pending: @pending_work is to start the pending capsule.
+ * @pending_recv: See @pending.
+ * @pending_len: See @pending.
+ * @lio: @se_cmd was initialised; LIO owns the end of the command.
+ * @aborted: An extra reference was taken to send TASK ABORTED.
+ * @recv: Receive buffer of the capsule, held until the response is posted.
+ * @req: The capsule, inside @recv.
+ * @dir: &enum rbd_data_dir of the capsule.
+ * @nr_desc: Descriptors of the capsule.
+ * @invalidate: Answer with SEND_WITH_INV of @inv_rkey.
+ * @inv_rkey: rkey of the first descriptor.
+ * @rw: Contexts, one per descriptor in use.
+ * @nr_rw: Initialised contexts in @rw.
+ * @rw_dir: DMA direction of @rw.
+ * @sgl: Scatterlist split at descriptor boundaries.
+ * @rdma_wrs: Send queue slots taken by the RDMA work requests.
+ * @read_cqe: Completion of the RDMA READs.
+ * @send_cqe: Completion of the response SEND.
+ * @send_wr: Response SEND.
+ * @send_sge: Its SGE.
+ * @rsp: Response buffer.
+ * @rsp_dma: Its DMA address.
+ * @rsp_size: Its size.
+ */
+struct rbdt_cmd {
+	struct se_cmd se_cmd;
+	u8 sense[TRANSPORT_SENSE_BUFFER];
+	struct rbdt_queue *q;
+	u32 slot;
+	u64 tag;
+	bool outstanding;
+	bool busy;
+	bool pending;
+	bool start_pending;
+	struct rbdt_recv *pending_recv;
+	u32 pending_len;
+	bool lio;
+	bool aborted;
+	struct rbdt_recv *recv;
+	const struct rbd_cmd *req;
+	u8 dir;
+	u16 nr_desc;
+	bool invalidate;
+	u32 inv_rkey;
+	struct rbdt_rw *rw;
+	u32 nr_rw;
+	enum dma_data_direction rw_dir;
+	struct scatterlist *sgl;
+	u32 rdma_wrs;
+	struct ib_cqe read_cqe;
+	struct ib_cqe send_cqe;
+	struct ib_send_wr send_wr;
+	struct ib_sge send_sge;
+	void *rsp;
+	u64 rsp_dma;
+	u32 rsp_size;
+};
+
+struct rbdt_session;
+
+/**
+ * struct rbdt_queue - one rdma_cm connection (queue pair) of a session
+ * @cm_id: The connection's id.
+ * @dev: Its RDMA device (referenced).
+ * @cq: Completion queue from the pool.
+ * @cq_size: Entries taken from the pool.
+ * @qp: The queue pair.
+ * @port_num: Port of @cm_id, for rdma_rw.
+ * @qid: Queue id: 0 control queue, 1..nr_queues I/O.
+ * @depth: Command slots (0 on queue 0).
+ * @recv_size: Size of each receive buffer.
+ * @features: Connect request feature bits (queue 0: the offer).
+ * @lim: Limits for rbd_check_request().
+ * @lock: Protects @dying, @logged_in, @ctrl[].busy, @cmds[].in_use and
+ *	every post on @qp.
+ * @dying: Set once teardown began; nothing is posted afterwards.
+ * @logged_in: Queue 0 received its LOGIN.
+ * @sess: The session, NULL on a queue 0 before login. Set once.
+ * @sq_rdma_avail: Send queue slots free for RDMA work requests.
+ * @sq_rdma_total: Send queue slots for RDMA work requests in all.
+ * @ctrl_sends: Control responses posted and not completed.
+ * @nr_recv: Entries in @recv.
+ * @recv: Receive buffers.
+ * @ctrl: Control slots.
+ * @cmds: Command slots (@depth of them).
+ * @peer: Address of the initiator.
+ * @local: Address of the listener the connection came through.
+ * @entry: Entry in the global queue list.
+ * @release_work: Teardown of a queue that belongs to no session.
+ * @pending_work: Starts capsules that waited for their slot's descriptor.
+ * @timeout_work: Login timeout, then keep-alive timeout of queue 0.
+ * @keepalive_ms: Keep-alive timeout granted at login, or 0.
+ */
+struct rbdt_queue {
+	struct rdma_cm_id *cm_id;
+	struct rbdt_device *dev;
+	struct ib_cq *cq;
+	u32 cq_size;
+	struct ib_qp *qp;
+	u32 port_num;
+	u16 qid;
+	u16 depth;
+	u32 recv_size;
+	u64 features;
+	struct rbd_check_limits lim;
+	spinlock_t lock;	/* see above */
+	bool dying;
+	bool logged_in;
+	struct rbdt_session *sess;
+	atomic_t sq_rdma_avail;
+	u32 sq_rdma_total;
+	atomic_t ctrl_sends;
+	u32 nr_recv;
+	struct rbdt_recv *recv;
+	struct rbdt_ctrl ctrl[RBD_CTRL_SLOTS];
+	struct rbdt_cmd *cmds;
+	struct sockaddr_storage peer;
+	struct sockaddr_storage local;
+	struct list_head entry;
+	struct work_struct release_work;
+	struct work_struct pending_work;
+	struct delayed_work timeout_work;
+	u32 keepalive_ms;
+};
+
+/* The queue of a work completion. */
+static inline struct rbdt_queue *cq_to_q(struct ib_wc *wc)
+{
+	return wc->qp->qp_context;
+}
+
+/**
+ * struct rbdt_stats - per-session counters (debugfs)
+ * @reqs_started: Commands received.
+ * @reqs_completed: Responses posted.
+ * @immd_writes: Inline writes.
+ * @immd_reads: Immediate reads.
+ * @stall_sq_full: Commands deferred for lack of send queue slots.
+ * @max_outstanding_reqs: Highest number of commands outstanding.
+ * @bytes_in: Bytes written by the initiator.
+ * @bytes_out: Bytes read by the initiator.
+ * @errors: Refused capsules and failed transfers.
+ */
+struct rbdt_stats {
+	atomic64_t reqs_started;
+	atomic64_t reqs_completed;
+	atomic64_t immd_writes;
+	atomic64_t immd_reads;
+	atomic64_t stall_sq_full;
+	atomic64_t max_outstanding_reqs;
+	atomic64_t bytes_in;
+	atomic64_t bytes_out;
+	atomic64_t errors;
+};
+
+/**
+ * enum rbdt_sess_state - life of a session
+ * @RBDT_SESS_LIVE: Logged in; queues may join.
+ * @RBDT_SESS_DYING: Being torn down.
+ */
+enum rbdt_sess_state {
+	RBDT_SESS_LIVE,
+	RBDT_SESS_DYING,
+};
+
+/**
+ * struct rbdt_session - an rbd session: one se_session and its queues
+ * @se_sess: LIO's session.
+ * @tpg: The TPG it logged in through.
+ * @handle: Session handle given to the initiator.
+ * @name: "<initiator> -> <target> lun <n>", for log lines.
+ * @ref: Reference count.
+ * @state: &enum rbdt_sess_state; protected by rbdt_sess_lock.
+ * @queues: Queues by qid; protected by rbdt_sess_lock.
+ * @lun: The LUN of the session.
+ * @login: The LOGIN grants (a LOGIN_RSP in wire order).
+ * @nr_queues: Granted I/O queues.
+ * @lock: Protects @inflight, @logout and @logout_sent.
+ * @inflight: Commands accepted and not yet answered.
+ * @max_inflight: Highest @inflight seen.
+ * @logout: LOGOUT received: new commands get BUSY.
+ * @logout_sent: LOGOUT_RSP posted.
+ * @logout_tag: Tag of the LOGOUT.
+ * @logout_work: Sends LOGOUT_RSP once @inflight dropped to 0.
+ * @release_work: Tears the session down.
+ * @released: Completed once the session is removed from LIO.
+ * @entry: Entry in the global session list.
+ * @tpg_entry: Entry in @tpg->sess_list.
+ * @debugfs: Directory in debugfs.
+ * @stats: Counters.
+ */
+struct rbdt_session {
+	struct se_session *se_sess;
+	struct rbdt_tpg *tpg;
+	u64 handle;
+	char name[2 * RBD_NAME_LEN + 32];
+	struct kref ref;
+	enum rbdt_sess_state state;
+	struct rbdt_queue *queues[RBD_MAX_NR_QUEUES + 1];
+	u64 lun;
+	struct rbd_login_rsp login;
+	u16 nr_queues;
+	spinlock_t lock;	/* see above */
+	u32 inflight;
+	bool logout;
+	bool logout_sent;
+	u64 logout_tag;
+	struct work_struct logout_work;
+	struct work_struct release_work;
+	struct completion released;
+	struct list_head entry;
+	struct list_head tpg_entry;
+	struct dentry *debugfs;
+	struct rbdt_stats stats;
+};
+
 /* rbdt_main.c */
 extern struct workqueue_struct *rbdt_wq;
 extern struct dentry *rbdt_debugfs_root;
@@ -166,6 +468,41 @@ int rbdt_init_nodeacl(struct se_node_acl *se_nacl, const char *name);
 const char *rbdt_parse_portal(const char *name, struct sockaddr_storage *addr);
 struct rbdt_listener *rbdt_listener_get(const struct sockaddr_storage *addr);
 void rbdt_listener_put(struct rbdt_listener *l);
+void rbdt_listener_add_np(struct rbdt_listener *l, struct rbdt_np *np);
+void rbdt_listener_del_np(struct rbdt_listener *l, struct rbdt_np *np);
+void rbdt_listeners_lock(void);
+void rbdt_listeners_unlock(void);
+struct rbdt_tpg *rbdt_listener_find_tpg(const struct sockaddr_storage *addr,
+					const char *target_name);
+void rbdt_listener_addr(struct rdma_cm_id *cm_id,
+			struct sockaddr_storage *addr);
 void rbdt_cm_exit(void);
+
+/* rbdt_conn.c */
+extern struct ib_client rbdt_ib_client;
+
+int rbdt_connect_request(struct rdma_cm_id *cm_id,
+			 struct rdma_cm_event *event);
+int rbdt_queue_cm_event(struct rdma_cm_id *cm_id, struct rdma_cm_event *event);
+void rbdt_queue_error(struct rbdt_queue *q);
+bool rbdt_queue_post_recv(struct rbdt_queue *q, struct rbdt_recv *r);
+int rbdt_queue_post_send(struct rbdt_queue *q, struct ib_send_wr *wr);
+void rbdt_tpg_close_sessions(struct rbdt_tpg *tpg);
+void rbdt_close_session(struct se_session *se_sess);
+void rbdt_session_cmd_done(struct rbdt_session *sess);
+void rbdt_conn_exit(void);
+
+/* rbdt_io.c */
+void rbdt_handle_cmd(struct rbdt_queue *q, struct rbdt_recv *r, u32 len);
+void rbdt_pending_work(struct work_struct *work);
+void rbdt_cmd_send_done(struct ib_cq *cq, struct ib_wc *wc);
+int rbdt_write_pending(struct se_cmd *se_cmd);
+int rbdt_queue_data_in(struct se_cmd *se_cmd);
+int rbdt_queue_status(struct se_cmd *se_cmd);
+void rbdt_queue_tm_rsp(struct se_cmd *se_cmd);
+void rbdt_aborted_task(struct se_cmd *se_cmd);
+int rbdt_check_stop_free(struct se_cmd *se_cmd);
+void rbdt_release_cmd(struct se_cmd *se_cmd);
+int rbdt_get_cmd_state(struct se_cmd *se_cmd);
 
 #endif /* RBDT_H */

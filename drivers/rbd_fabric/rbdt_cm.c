@@ -6,8 +6,8 @@
  * on an address. All portals with the same address share one listener,
  * as iSCSI network portals do: rdma_cm allows only one listener per
  * address and port, and the login that follows a connection names the
- * target, which selects the TPG. (The login is not written yet; until it
- * is, every connection request is rejected.)
+ * target, which selects the TPG among the portals of the listener. The
+ * connections themselves are handled in rbdt_conn.c.
  *
  * A listener bound to a specific address is tied to the RDMA device that
  * owns the address. When that device goes away (RDMA_CM_EVENT_DEVICE_REMOVAL)
@@ -57,6 +57,8 @@
  * @lost: The listener went away and has not been re-created yet; set when
  *	that was logged, so that only the recovery is logged next.
  * @repair_work: Re-creates @cm_id; see the comment at the top of the file.
+ * @np_list: The portals sharing this listener. Protected by
+ *	rbdt_listeners_mutex.
  *
  * Never call rdma_destroy_id() with @lock held: the CM handler of that id
  * may be waiting for @lock, and rdma_destroy_id() waits for the handler.
@@ -70,6 +72,7 @@ struct rbdt_listener {
 	bool stopping;
 	bool lost;
 	struct delayed_work repair_work;
+	struct list_head np_list;
 };
 
 static LIST_HEAD(rbdt_listeners);
@@ -154,22 +157,6 @@ const char *rbdt_parse_portal(const char *name, struct sockaddr_storage *addr)
 	return NULL;
 }
 
-static int rbdt_cm_reject_connect(struct rdma_cm_id *cm_id)
-{
-	int ret;
-
-	pr_info_ratelimited("rejecting connection from %pISpc to %pISpc: login not implemented yet\n",
-			    (struct sockaddr *)&cm_id->route.addr.dst_addr,
-			    (struct sockaddr *)&cm_id->route.addr.src_addr);
-
-	ret = rdma_reject(cm_id, NULL, 0, IB_CM_REJ_CONSUMER_DEFINED);
-	if (ret)
-		pr_debug("rdma_reject failed (%d)\n", ret);
-
-	/* Non-zero: the CM destroys this new id once we return. */
-	return 1;
-}
-
 /* Called from the CM handler; must not sleep for long or destroy ids. */
 static void rbdt_listener_lost(struct rbdt_listener *l, const char *why)
 {
@@ -188,8 +175,8 @@ static void rbdt_listener_lost(struct rbdt_listener *l, const char *why)
 /*
  * The listener's own id is a plain listener, with no connection state of
  * its own: DEVICE_REMOVAL and ADDR_CHANGE for it are handled here. New ids
- * of incoming connections inherit the listener as their context and see
- * only CONNECT_REQUEST, since they are destroyed right after the reject.
+ * of incoming connections inherit the listener as their context; once a
+ * connection has a QP, its events go to rbdt_queue_cm_event().
  */
 static int rbdt_cm_handler(struct rdma_cm_id *cm_id,
 			   struct rdma_cm_event *event)
@@ -197,12 +184,15 @@ static int rbdt_cm_handler(struct rdma_cm_id *cm_id,
 	struct rbdt_listener *l = cm_id->context;
 	int ret = 0;
 
+	if (cm_id->qp)
+		return rbdt_queue_cm_event(cm_id, event);
+
 	pr_debug("%pISpc: %s (%d), status %d\n", (struct sockaddr *)&l->addr,
 		 rdma_event_msg(event->event), event->event, event->status);
 
 	switch (event->event) {
 	case RDMA_CM_EVENT_CONNECT_REQUEST:
-		ret = rbdt_cm_reject_connect(cm_id);
+		ret = rbdt_connect_request(cm_id, event);
 		break;
 	case RDMA_CM_EVENT_DEVICE_REMOVAL:
 		/*
@@ -372,6 +362,7 @@ struct rbdt_listener *rbdt_listener_get(const struct sockaddr_storage *addr)
 	kref_init(&l->ref);
 	mutex_init(&l->lock);
 	INIT_DELAYED_WORK(&l->repair_work, rbdt_listener_repair_work);
+	INIT_LIST_HEAD(&l->np_list);
 
 	pr_info("setting up rdma target on %pISpc\n",
 		(struct sockaddr *)&l->addr);
@@ -430,6 +421,95 @@ void rbdt_listener_put(struct rbdt_listener *l)
 	mutex_lock(&rbdt_listeners_mutex);
 	kref_put(&l->ref, rbdt_listener_release);
 	mutex_unlock(&rbdt_listeners_mutex);
+}
+
+/**
+ * rbdt_listener_add_np() - record a portal that uses a listener
+ * @l: The listener, referenced by @np.
+ * @np: The portal.
+ */
+void rbdt_listener_add_np(struct rbdt_listener *l, struct rbdt_np *np)
+{
+	mutex_lock(&rbdt_listeners_mutex);
+	list_add_tail(&np->listener_entry, &l->np_list);
+	mutex_unlock(&rbdt_listeners_mutex);
+}
+
+/**
+ * rbdt_listener_del_np() - forget a portal, before its reference is put
+ * @l: The listener.
+ * @np: The portal.
+ */
+void rbdt_listener_del_np(struct rbdt_listener *l, struct rbdt_np *np)
+{
+	mutex_lock(&rbdt_listeners_mutex);
+	list_del(&np->listener_entry);
+	mutex_unlock(&rbdt_listeners_mutex);
+}
+
+/**
+ * rbdt_listeners_lock() - keep portals (and so their TPGs) from going away
+ *
+ * Held by a login from the TPG lookup until its session is on the TPG's
+ * session list: a TPG is dropped only after its last portal, so it cannot
+ * disappear under the login, and its drop finds the new session.
+ */
+void rbdt_listeners_lock(void)
+{
+	mutex_lock(&rbdt_listeners_mutex);
+}
+
+/**
+ * rbdt_listeners_unlock() - undo rbdt_listeners_lock()
+ */
+void rbdt_listeners_unlock(void)
+{
+	mutex_unlock(&rbdt_listeners_mutex);
+}
+
+/**
+ * rbdt_listener_find_tpg() - the TPG of a target behind a listener
+ * @addr: Address of the listener the connection came in on.
+ * @target_name: Target name from the LOGIN.
+ *
+ * Context: rbdt_listeners_lock() held.
+ * Return: The first TPG of @target_name with a portal on @addr, preferring
+ * an enabled one, or NULL.
+ */
+struct rbdt_tpg *rbdt_listener_find_tpg(const struct sockaddr_storage *addr,
+					const char *target_name)
+{
+	struct rbdt_tpg *found = NULL;
+	struct rbdt_listener *l;
+	struct rbdt_np *np;
+
+	lockdep_assert_held(&rbdt_listeners_mutex);
+	list_for_each_entry(l, &rbdt_listeners, entry) {
+		if (!rbdt_addr_equal(&l->addr, addr))
+			continue;
+		list_for_each_entry(np, &l->np_list, listener_entry) {
+			if (strcmp(np->tpg->tport->name, target_name))
+				continue;
+			if (READ_ONCE(np->tpg->enabled))
+				return np->tpg;
+			if (!found)
+				found = np->tpg;
+		}
+	}
+	return found;
+}
+
+/**
+ * rbdt_listener_addr() - address of the listener of a new connection
+ * @cm_id: The new id of a CONNECT_REQUEST; its context is the listener.
+ * @addr: Filled in with the listener's address.
+ */
+void rbdt_listener_addr(struct rdma_cm_id *cm_id,
+			struct sockaddr_storage *addr)
+{
+	struct rbdt_listener *l = cm_id->context;
+
+	*addr = l->addr;
 }
 
 /**

@@ -148,6 +148,7 @@ struct se_portal_group *rbdt_make_tpg(struct se_wwn *wwn, const char *name)
 	snprintf(tpg->name, sizeof(tpg->name), "%s/tpgt_%u", tport->name, tag);
 	mutex_init(&tpg->lock);
 	INIT_LIST_HEAD(&tpg->np_list);
+	INIT_LIST_HEAD(&tpg->sess_list);
 	tpg->attrib = (struct rbdt_tpg_attrib) {
 		.generate_node_acls		= false,
 		.demo_mode_write_protect	= true,
@@ -189,13 +190,16 @@ void rbdt_drop_tpg(struct se_portal_group *se_tpg)
 	/*
 	 * Sessions are not configfs items, so nothing kept this TPG from
 	 * being removed while initiators are logged in. core_tpg_deregister()
-	 * frees the dynamic ACLs and expects no session left: once logins
-	 * exist, every session of the TPG must be closed here, synchronously,
-	 * first. Today no session can exist (every connection is rejected).
-	 *
-	 * The portals are configfs children of the TPG and are gone already.
+	 * frees the dynamic ACLs and expects no session left, so every
+	 * session of the TPG is closed here, synchronously, first. No new
+	 * login can find the TPG: its portals are configfs children and are
+	 * gone already.
 	 */
 	WARN_ON(!list_empty(&tpg->np_list));
+	mutex_lock(&tpg->lock);
+	tpg->enabled = false;
+	mutex_unlock(&tpg->lock);
+	rbdt_tpg_close_sessions(tpg);
 
 	core_tpg_deregister(se_tpg);
 	mutex_destroy(&tpg->lock);
@@ -215,14 +219,13 @@ int rbdt_enable_tpg(struct se_portal_group *se_tpg, bool enable)
 	struct rbdt_tpg *tpg = to_rbdt_tpg(se_tpg);
 
 	mutex_lock(&tpg->lock);
-	/*
-	 * Logins check @enabled under @lock. Once sessions exist, disabling
-	 * must also close every session of the TPG before returning.
-	 */
-	tpg->enabled = enable;
+	/* Logins check @enabled under @lock and join @sess_list under it. */
+	WRITE_ONCE(tpg->enabled, enable);
 	mutex_unlock(&tpg->lock);
 
 	rbdt_tpg_info(tpg, "%s\n", enable ? "enabled" : "disabled");
+	if (!enable)
+		rbdt_tpg_close_sessions(tpg);
 	return 0;
 }
 
@@ -273,6 +276,7 @@ struct se_tpg_np *rbdt_make_np(struct se_portal_group *se_tpg,
 	mutex_lock(&tpg->lock);
 	list_add_tail(&np->tpg_entry, &tpg->np_list);
 	mutex_unlock(&tpg->lock);
+	rbdt_listener_add_np(l, np);
 
 	return &np->se_tpg_np;
 
@@ -292,6 +296,7 @@ void rbdt_drop_np(struct se_tpg_np *se_tpg_np)
 	struct rbdt_np *np = to_rbdt_np(se_tpg_np);
 	struct rbdt_tpg *tpg = np->tpg;
 
+	rbdt_listener_del_np(np->listener, np);
 	mutex_lock(&tpg->lock);
 	list_del(&np->tpg_entry);
 	mutex_unlock(&tpg->lock);

@@ -6,9 +6,8 @@
  * calls for TPG policy and for commands. The configfs callbacks are in
  * rbdt_configfs.c and the rdma_cm listeners in rbdt_cm.c.
  *
- * State of this version: targets, TPGs, ACLs and network portals can be
- * configured, and portals listen, but every connection is rejected: there
- * is no login and no data path yet, so no session and no command exists.
+ * Connections and sessions are in rbdt_conn.c, the command data path in
+ * rbdt_io.c.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -109,68 +108,6 @@ static void rbdt_set_default_node_attributes(struct se_node_acl *se_nacl)
 {
 }
 
-/*
- * Commands. A command belongs to a session and no session can exist yet,
- * so core cannot call these. They are shells for the data path, but each
- * one keeps core's contract, so that a stray call neither crashes nor
- * leaves a command hanging: the command is failed or finished and its
- * reference dropped.
- */
-
-static void rbdt_cmd_no_transport(struct se_cmd *se_cmd, const char *op)
-{
-	pr_err_ratelimited("%s for command tag %llu without a data path\n",
-			   op, se_cmd->tag);
-}
-
-static int rbdt_get_cmd_state(struct se_cmd *se_cmd)
-{
-	return 0;
-}
-
-static int rbdt_write_pending(struct se_cmd *se_cmd)
-{
-	rbdt_cmd_no_transport(se_cmd, "write_pending");
-	/* Not -EAGAIN or -ENOMEM: core fails it with CHECK CONDITION. */
-	return -EIO;
-}
-
-/*
- * With no connection to send on, the response is dropped, as after a
- * connection loss; core then finishes the command through check_stop_free.
- */
-static int rbdt_queue_data_in(struct se_cmd *se_cmd)
-{
-	rbdt_cmd_no_transport(se_cmd, "queue_data_in");
-	return 0;
-}
-
-static int rbdt_queue_status(struct se_cmd *se_cmd)
-{
-	rbdt_cmd_no_transport(se_cmd, "queue_status");
-	return 0;
-}
-
-static void rbdt_queue_tm_rsp(struct se_cmd *se_cmd)
-{
-	rbdt_cmd_no_transport(se_cmd, "queue_tm_rsp");
-}
-
-/* No fabric resources (credits, rw contexts) are held yet. */
-static void rbdt_aborted_task(struct se_cmd *se_cmd)
-{
-}
-
-static int rbdt_check_stop_free(struct se_cmd *se_cmd)
-{
-	return target_put_sess_cmd(se_cmd);
-}
-
-/* Descriptors will live in per-queue rings; nothing to give back yet. */
-static void rbdt_release_cmd(struct se_cmd *se_cmd)
-{
-}
-
 static const struct target_core_fabric_ops rbdt_fabric_ops = {
 	.module					= THIS_MODULE,
 	.fabric_name				= RBDT_FABRIC_NAME,
@@ -186,6 +123,7 @@ static const struct target_core_fabric_ops rbdt_fabric_ops = {
 
 	.sess_get_index				= rbdt_sess_get_index,
 	.set_default_node_attributes		= rbdt_set_default_node_attributes,
+	.close_session				= rbdt_close_session,
 
 	.get_cmd_state				= rbdt_get_cmd_state,
 	.write_pending				= rbdt_write_pending,
@@ -226,9 +164,18 @@ static int __init rbdt_init(void)
 		goto out_remove_debugfs;
 	}
 
+	/* After the template: the IB add callback may call into core. */
+	ret = ib_register_client(&rbdt_ib_client);
+	if (ret) {
+		pr_err("ib_register_client failed (%d)\n", ret);
+		goto out_unregister_template;
+	}
+
 	pr_info("%s loaded\n", RBDT_VERSION_STRING);
 	return 0;
 
+out_unregister_template:
+	target_unregister_template(&rbdt_fabric_ops);
 out_remove_debugfs:
 	debugfs_remove(rbdt_debugfs_root);
 	destroy_workqueue(rbdt_wq);
@@ -240,8 +187,11 @@ static void __exit rbdt_exit(void)
 	/*
 	 * Every configfs directory of the fabric pins the module, so by now
 	 * /sys/kernel/config/target/rbd is gone, and with it every portal,
-	 * listener and TPG.
+	 * listener, TPG and session. Queues that never logged in are torn
+	 * down by ib_unregister_client(), device by device.
 	 */
+	ib_unregister_client(&rbdt_ib_client);
+	rbdt_conn_exit();
 	target_unregister_template(&rbdt_fabric_ops);
 	rbdt_cm_exit();
 	debugfs_remove(rbdt_debugfs_root);

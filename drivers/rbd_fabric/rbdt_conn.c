@@ -1,0 +1,1396 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rbdt: connections (queues), sessions, login, logout and teardown.
+ *
+ * Every rdma_cm connection is a &struct rbdt_queue with its own QP and a
+ * CQ from the pool (IB_POLL_WORKQUEUE, so receive handling runs in process
+ * context). Queue 0 starts without a session; its LOGIN creates the
+ * &struct rbdt_session (one LIO se_session) and I/O queues join it by
+ * session handle in their connect request.
+ *
+ * Teardown. Any error, disconnect or LOGOUT marks the queue dying under
+ * its lock; from then on nothing is posted on it. A queue with a session
+ * hands the teardown to the session's release work, which, for all its
+ * queues: disconnects (QP to ERR), drains (from this work, never from the
+ * CQ context), then stops the LIO session, waits for its commands,
+ * removes it, and destroys the queues: rdma_cm id, QP, CQ, buffers, and
+ * last the device reference (and with it the PD). A queue 0 that never
+ * logged in is torn down alone by its own release work.
+ *
+ * Locking: rbdt_sess_lock (outer) protects the session and queue lists,
+ * session state and session queue tables; q->lock (inner) protects the
+ * queue's dying flag, slot state and every post on its QP.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/debugfs.h>
+#include <linux/delay.h>
+#include <linux/in.h>
+#include <linux/in6.h>
+#include <linux/random.h>
+#include <linux/rculist.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <net/ipv6.h>
+#include <rdma/ib_cm.h>
+#include <target/target_core_backend.h>
+
+#include "rbdt.h"
+
+static LIST_HEAD(rbdt_devices);
+static DEFINE_MUTEX(rbdt_dev_mutex);
+
+/* Protects rbdt_queues, rbdt_sessions, session state and queue tables. */
+static DEFINE_SPINLOCK(rbdt_sess_lock);
+static LIST_HEAD(rbdt_queues);
+static LIST_HEAD(rbdt_sessions);
+
+static void rbdt_session_release_work(struct work_struct *work);
+static void rbdt_queue_release_work(struct work_struct *work);
+
+/* Devices */
+
+static struct rbdt_device *rbdt_device_get(struct ib_device *ib_dev)
+{
+	struct rbdt_device *dev;
+
+	mutex_lock(&rbdt_dev_mutex);
+	list_for_each_entry(dev, &rbdt_devices, entry) {
+		if (dev->ib_dev == ib_dev) {
+			kref_get(&dev->ref);
+			goto out_unlock;
+		}
+	}
+
+	dev = kzalloc(sizeof(*dev), GFP_KERNEL);
+	if (!dev)
+		goto out_unlock;
+	dev->ib_dev = ib_dev;
+	dev->pd = ib_alloc_pd(ib_dev, 0);
+	if (IS_ERR(dev->pd)) {
+		pr_err("%s: ib_alloc_pd failed (%ld)\n", dev_name(&ib_dev->dev),
+		       PTR_ERR(dev->pd));
+		kfree(dev);
+		dev = NULL;
+		goto out_unlock;
+	}
+	kref_init(&dev->ref);
+	list_add_tail(&dev->entry, &rbdt_devices);
+
+out_unlock:
+	mutex_unlock(&rbdt_dev_mutex);
+	return dev;
+}
+
+static void rbdt_device_release(struct kref *ref)
+{
+	struct rbdt_device *dev = container_of(ref, struct rbdt_device, ref);
+
+	list_del(&dev->entry);
+	ib_dealloc_pd(dev->pd);
+	kfree(dev);
+}
+
+static void rbdt_device_put(struct rbdt_device *dev)
+{
+	mutex_lock(&rbdt_dev_mutex);
+	kref_put(&dev->ref, rbdt_device_release);
+	mutex_unlock(&rbdt_dev_mutex);
+}
+
+/* Posting */
+
+/**
+ * rbdt_queue_post_recv() - post a receive buffer again
+ * @q: The queue.
+ * @r: One of its receive buffers.
+ *
+ * Context: Any; takes @q->lock.
+ * Return: true if posted, false if the queue is dying or the post failed.
+ */
+bool rbdt_queue_post_recv(struct rbdt_queue *q, struct rbdt_recv *r)
+{
+	unsigned long flags;
+	int ret = -ESHUTDOWN;
+
+	ib_dma_sync_single_for_device(q->dev->ib_dev, r->dma, q->recv_size,
+				      DMA_FROM_DEVICE);
+	spin_lock_irqsave(&q->lock, flags);
+	if (!q->dying)
+		ret = ib_post_recv(q->qp, &r->wr, NULL);
+	spin_unlock_irqrestore(&q->lock, flags);
+	return !ret;
+}
+
+/**
+ * rbdt_queue_post_send() - post a chain of send work requests
+ * @q: The queue.
+ * @wr: The first work request.
+ *
+ * Context: Any; takes @q->lock.
+ * Return: 0, -ESHUTDOWN if the queue is dying, or the error of the post.
+ */
+int rbdt_queue_post_send(struct rbdt_queue *q, struct ib_send_wr *wr)
+{
+	unsigned long flags;
+	int ret = -ESHUTDOWN;
+
+	spin_lock_irqsave(&q->lock, flags);
+	if (!q->dying)
+		ret = ib_post_send(q->qp, wr, NULL);
+	spin_unlock_irqrestore(&q->lock, flags);
+	return ret;
+}
+
+/* Teardown triggers */
+
+/* Called with rbdt_sess_lock held. */
+static void __rbdt_session_shutdown(struct rbdt_session *sess)
+{
+	lockdep_assert_held(&rbdt_sess_lock);
+	if (sess->state == RBDT_SESS_DYING)
+		return;
+	sess->state = RBDT_SESS_DYING;
+	kref_get(&sess->ref);
+	queue_work(rbdt_wq, &sess->release_work);
+}
+
+/* Called with rbdt_sess_lock held. */
+static void __rbdt_queue_error(struct rbdt_queue *q)
+{
+	struct rbdt_session *sess;
+	bool was_dying;
+
+	lockdep_assert_held(&rbdt_sess_lock);
+	spin_lock(&q->lock);
+	was_dying = q->dying;
+	q->dying = true;
+	sess = q->sess;
+	spin_unlock(&q->lock);
+
+	if (sess)
+		__rbdt_session_shutdown(sess);
+	else if (!was_dying)
+		queue_work(rbdt_wq, &q->release_work);
+}
+
+/**
+ * rbdt_queue_error() - tear down a queue and its session
+ * @q: The queue.
+ *
+ * Idempotent; the teardown itself runs in a work item.
+ *
+ * Context: Any.
+ */
+void rbdt_queue_error(struct rbdt_queue *q)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&rbdt_sess_lock, flags);
+	__rbdt_queue_error(q);
+	spin_unlock_irqrestore(&rbdt_sess_lock, flags);
+}
+
+/* Control capsules */
+
+static void rbdt_ctrl_send_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct rbdt_ctrl *ctrl = container_of(wc->wr_cqe, struct rbdt_ctrl,
+					      cqe);
+	struct rbdt_queue *q = cq_to_q(wc);
+
+	atomic_dec(&q->ctrl_sends);
+	if (wc->status != IB_WC_SUCCESS) {
+		if (wc->status != IB_WC_WR_FLUSH_ERR)
+			pr_err_ratelimited("qid %u %pISpc: %s send failed: %s\n",
+					   q->qid, &q->peer,
+					   rbd_opcode_str(ctrl->opcode),
+					   ib_wc_status_msg(wc->status));
+		rbdt_queue_error(q);
+		return;
+	}
+	if (ctrl->opcode == RBD_OP_LOGOUT_RSP ||
+	    (ctrl->opcode == RBD_OP_LOGIN_RSP && ctrl->status))
+		rbdt_queue_error(q);
+}
+
+/*
+ * Send the response in @q->ctrl[@slot] (@len bytes, already built); the
+ * receive buffer @r is reposted first.
+ */
+static void rbdt_ctrl_send(struct rbdt_queue *q, u32 slot, u32 len,
+			   struct rbdt_recv *r)
+{
+	struct rbdt_ctrl *ctrl = &q->ctrl[slot];
+	struct ib_send_wr wr = {};
+	struct ib_sge sge;
+	unsigned long flags;
+	int ret = -ESHUTDOWN;
+
+	ctrl->opcode = ((struct rbd_hdr *)ctrl->buf)->opcode;
+	ib_dma_sync_single_for_device(q->dev->ib_dev, ctrl->dma, len,
+				      DMA_TO_DEVICE);
+	sge.addr = ctrl->dma;
+	sge.length = len;
+	sge.lkey = q->dev->pd->local_dma_lkey;
+	wr.wr_cqe = &ctrl->cqe;
+	wr.sg_list = &sge;
+	wr.num_sge = 1;
+	wr.opcode = IB_WR_SEND;
+	wr.send_flags = IB_SEND_SIGNALED;
+
+	if (r)
+		rbdt_queue_post_recv(q, r);
+	spin_lock_irqsave(&q->lock, flags);
+	/* The peer can reuse the slot once it sees the response. */
+	ctrl->busy = false;
+	if (!q->dying)
+		ret = ib_post_send(q->qp, &wr, NULL);
+	if (!ret)
+		atomic_inc(&q->ctrl_sends);
+	spin_unlock_irqrestore(&q->lock, flags);
+	if (ret && ret != -ESHUTDOWN) {
+		pr_err_ratelimited("qid %u %pISpc: posting %s failed (%d)\n",
+				   q->qid, &q->peer,
+				   rbd_opcode_str(ctrl->opcode), ret);
+		rbdt_queue_error(q);
+	}
+}
+
+static void rbdt_fill_hdr(void *buf, u8 opcode, u32 len, __le64 tag)
+{
+	struct rbd_hdr *hdr = buf;
+
+	memset(buf, 0, len);
+	hdr->opcode = opcode;
+	hdr->version = RBD_PROTO_VERSION;
+	hdr->length = cpu_to_le32(len);
+	hdr->tag = tag;
+}
+
+static void rbdt_login_fail(struct rbdt_queue *q, u32 slot, __le64 tag,
+			    struct rbdt_recv *r, u16 reason, const char *ini,
+			    const char *tgt)
+{
+	struct rbd_login_rsp *rsp = q->ctrl[slot].buf;
+
+	pr_info_ratelimited("qid 0 %pISpc: login of %s to %s refused: %s\n",
+			    &q->peer, ini, tgt, rbd_reject_str(reason));
+	rbdt_fill_hdr(rsp, RBD_OP_LOGIN_RSP, sizeof(*rsp), tag);
+	rsp->status = cpu_to_le16(reason);
+	q->ctrl[slot].status = reason;
+	rbdt_ctrl_send(q, slot, sizeof(*rsp), r);
+}
+
+static int rbdt_stats_show(struct seq_file *m, void *v)
+{
+	struct rbdt_session *sess = m->private;
+	struct rbdt_stats *st = &sess->stats;
+
+	seq_printf(m, "session: %s\n", sess->name);
+	seq_printf(m, "reqs_started: %lld\n", atomic64_read(&st->reqs_started));
+	seq_printf(m, "reqs_completed: %lld\n",
+		   atomic64_read(&st->reqs_completed));
+	seq_printf(m, "immd_writes: %lld\n", atomic64_read(&st->immd_writes));
+	seq_printf(m, "immd_reads: %lld\n", atomic64_read(&st->immd_reads));
+	seq_printf(m, "stall_sq_full: %lld\n",
+		   atomic64_read(&st->stall_sq_full));
+	seq_printf(m, "max_outstanding_reqs: %lld\n",
+		   atomic64_read(&st->max_outstanding_reqs));
+	seq_printf(m, "bytes_in: %lld\n", atomic64_read(&st->bytes_in));
+	seq_printf(m, "bytes_out: %lld\n", atomic64_read(&st->bytes_out));
+	seq_printf(m, "errors: %lld\n", atomic64_read(&st->errors));
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(rbdt_stats);
+
+/*
+ * Look the LUN up in the session's ACL. Return false if it is not mapped;
+ * otherwise *@max_bytes is what the backstore takes in one command.
+ */
+static bool rbdt_lun_limits(struct se_session *se_sess, u64 lun,
+			    u32 *max_bytes)
+{
+	struct se_node_acl *nacl = se_sess->se_node_acl;
+	struct se_dev_entry *deve;
+	struct se_device *dev;
+	struct se_lun *se_lun;
+	bool found = false;
+	u64 bytes;
+
+	rcu_read_lock();
+	hlist_for_each_entry_rcu(deve, &nacl->lun_entry_hlist, link) {
+		if (deve->mapped_lun != lun)
+			continue;
+		found = true;
+		se_lun = rcu_dereference(deve->se_lun);
+		dev = se_lun ? rcu_dereference(se_lun->lun_se_dev) : NULL;
+		*max_bytes = RBD_MAX_IO_BYTES;
+		if (dev && dev->dev_attrib.hw_max_sectors) {
+			bytes = (u64)dev->dev_attrib.hw_max_sectors *
+				dev->dev_attrib.block_size;
+			if (bytes < *max_bytes)
+				*max_bytes = max_t(u64,
+						   round_down(bytes, RBD_IO_BYTES_ALIGN),
+						   RBD_MIN_IO_BYTES);
+		}
+		break;
+	}
+	rcu_read_unlock();
+	return found;
+}
+
+static u64 rbdt_new_handle(void)
+{
+	struct rbdt_session *s;
+	u64 h;
+
+	lockdep_assert_held(&rbdt_sess_lock);
+again:
+	h = get_random_u64();
+	if (!h)
+		goto again;
+	list_for_each_entry(s, &rbdt_sessions, entry)
+		if (s->handle == h)
+			goto again;
+	return h;
+}
+
+static void rbdt_session_free(struct kref *ref)
+{
+	struct rbdt_session *sess = container_of(ref, struct rbdt_session,
+						 ref);
+
+	kfree(sess);
+}
+
+static void rbdt_session_put(struct rbdt_session *sess)
+{
+	kref_put(&sess->ref, rbdt_session_free);
+}
+
+/* LOGIN on queue 0; runs in the CQ work. */
+static void rbdt_handle_login(struct rbdt_queue *q, struct rbdt_recv *r,
+			      u32 len)
+{
+	const struct rbd_login_req *req = r->buf;
+	char ini[RBD_NAME_LEN], tgt[RBD_NAME_LEN];
+	u32 slot = rbd_tag_slot(le64_to_cpu(req->hdr.tag));
+	__le64 tag = req->hdr.tag;
+	struct rbd_login_rsp *rsp = q->ctrl[slot].buf;
+	struct rbdt_session *sess;
+	struct se_session *se_sess;
+	struct rbdt_tpg *tpg;
+	enum rbd_check c;
+	u32 max_io, dev_max;
+	unsigned long flags;
+	u16 reason;
+	u64 lun;
+
+	c = rbd_check_login_req(r->buf, len);
+	strscpy(ini, "?", sizeof(ini));
+	strscpy(tgt, "?", sizeof(tgt));
+	if (c) {
+		rbdt_login_fail(q, slot, tag, r, rbd_check_reject_reason(c),
+				ini, tgt);
+		return;
+	}
+	memcpy(ini, req->initiator_name, sizeof(ini));
+	memcpy(tgt, req->target_name, sizeof(tgt));
+	lun = le64_to_cpu(req->lun);
+
+	if (le64_to_cpu(req->features) != q->features) {
+		rbdt_login_fail(q, slot, tag, r, RBD_REJ_BAD_REQUEST, ini, tgt);
+		return;
+	}
+
+	sess = kzalloc(sizeof(*sess), GFP_KERNEL);
+	if (!sess) {
+		rbdt_login_fail(q, slot, tag, r, RBD_REJ_NO_RESOURCES, ini,
+				tgt);
+		return;
+	}
+	kref_init(&sess->ref);
+	spin_lock_init(&sess->lock);
+	INIT_WORK(&sess->release_work, rbdt_session_release_work);
+	init_completion(&sess->released);
+	INIT_LIST_HEAD(&sess->tpg_entry);
+	sess->lun = lun;
+	snprintf(sess->name, sizeof(sess->name), "%s -> %s lun %llu", ini, tgt,
+		 lun);
+
+	rbdt_listeners_lock();
+	tpg = rbdt_listener_find_tpg(&q->local, tgt);
+	if (!tpg) {
+		reason = RBD_REJ_UNKNOWN_TARGET;
+		goto out_unlock_listeners;
+	}
+	mutex_lock(&tpg->lock);
+	if (!tpg->enabled) {
+		reason = RBD_REJ_TPG_DISABLED;
+		goto out_unlock_tpg;
+	}
+	se_sess = target_setup_session(&tpg->se_tpg, 0, 0, TARGET_PROT_NORMAL,
+				       ini, sess, NULL);
+	if (IS_ERR(se_sess)) {
+		reason = PTR_ERR(se_sess) == -EACCES ? RBD_REJ_ACL_DENIED :
+						      RBD_REJ_NO_RESOURCES;
+		goto out_unlock_tpg;
+	}
+	if (!rbdt_lun_limits(se_sess, lun, &dev_max)) {
+		target_remove_session(se_sess);
+		reason = RBD_REJ_NO_LUN;
+		goto out_unlock_tpg;
+	}
+	sess->se_sess = se_sess;
+	sess->tpg = tpg;
+
+	/* Grants: the smaller of request and configuration. */
+	max_io = min3(le32_to_cpu(req->max_io_bytes),
+		      READ_ONCE(tpg->attrib.max_io_size), dev_max);
+	max_io = max_t(u32, round_down(max_io, RBD_IO_BYTES_ALIGN),
+		       RBD_MIN_IO_BYTES);
+	rbdt_fill_hdr(&sess->login, RBD_OP_LOGIN_RSP, sizeof(*rsp), tag);
+	sess->login.features = cpu_to_le64(le64_to_cpu(req->features) &
+					   RBD_FEAT_REMOTE_INV);
+	sess->login.max_io_bytes = cpu_to_le32(max_io);
+	sess->login.inline_write_size =
+		cpu_to_le32(min3(le32_to_cpu(req->inline_write_size),
+				 READ_ONCE(tpg->attrib.inline_data_size),
+				 max_io));
+	sess->login.imm_read_size =
+		cpu_to_le32(min3(le32_to_cpu(req->imm_read_size),
+				 READ_ONCE(tpg->attrib.imm_read_size), max_io));
+	sess->login.keepalive_ms = req->keepalive_ms;
+	sess->login.queue_depth =
+		cpu_to_le16(min_t(u32, le16_to_cpu(req->queue_depth),
+				  READ_ONCE(tpg->attrib.queue_depth)));
+	sess->nr_queues = min_t(u32, le16_to_cpu(req->nr_queues),
+				READ_ONCE(tpg->attrib.max_queues));
+	sess->login.nr_queues = cpu_to_le16(sess->nr_queues);
+	sess->login.max_desc = cpu_to_le16(min_t(u16,
+						 le16_to_cpu(req->max_desc),
+						 RBD_MAX_DESC));
+
+	spin_lock_irqsave(&rbdt_sess_lock, flags);
+	sess->handle = rbdt_new_handle();
+	sess->login.session_handle = cpu_to_le64(sess->handle);
+	sess->queues[0] = q;
+	list_add_tail(&sess->entry, &rbdt_sessions);
+	spin_lock(&q->lock);
+	q->sess = sess;
+	q->logged_in = true;
+	if (q->dying)
+		__rbdt_session_shutdown(sess);
+	spin_unlock(&q->lock);
+	spin_unlock_irqrestore(&rbdt_sess_lock, flags);
+
+	list_add_tail(&sess->tpg_entry, &tpg->sess_list);
+	mutex_unlock(&tpg->lock);
+	rbdt_listeners_unlock();
+
+	snprintf(ini, sizeof(ini), "%016llx", sess->handle);
+	sess->debugfs = debugfs_create_dir(ini, rbdt_debugfs_root);
+	debugfs_create_file("stats", 0444, sess->debugfs, sess,
+			    &rbdt_stats_fops);
+
+	q->keepalive_ms = le32_to_cpu(sess->login.keepalive_ms);
+	if (q->keepalive_ms)
+		mod_delayed_work(rbdt_wq, &q->timeout_work,
+				 msecs_to_jiffies(q->keepalive_ms));
+	else
+		cancel_delayed_work(&q->timeout_work);
+
+	pr_info("%s: session %016llx logged in from %pISpc (%u queues, depth %u, max_io %u)\n",
+		tpg->name, sess->handle, &q->peer, sess->nr_queues,
+		le16_to_cpu(sess->login.queue_depth), max_io);
+
+	memcpy(rsp, &sess->login, sizeof(*rsp));
+	rbdt_ctrl_send(q, slot, sizeof(*rsp), r);
+	return;
+
+out_unlock_tpg:
+	mutex_unlock(&tpg->lock);
+out_unlock_listeners:
+	rbdt_listeners_unlock();
+	kfree(sess);
+	rbdt_login_fail(q, slot, tag, r, reason, ini, tgt);
+}
+
+static void rbdt_send_logout_rsp(struct rbdt_session *sess)
+{
+	struct rbdt_queue *q = sess->queues[0];
+	u32 slot = rbd_tag_slot(sess->logout_tag);
+
+	rbdt_fill_hdr(q->ctrl[slot].buf, RBD_OP_LOGOUT_RSP,
+		      sizeof(struct rbd_logout), cpu_to_le64(sess->logout_tag));
+	rbdt_ctrl_send(q, slot, sizeof(struct rbd_logout), NULL);
+}
+
+/**
+ * rbdt_session_cmd_done() - a command of the session has been answered
+ * @sess: The session.
+ *
+ * Sends the pending LOGOUT_RSP after the last command.
+ *
+ * Context: Any.
+ */
+void rbdt_session_cmd_done(struct rbdt_session *sess)
+{
+	unsigned long flags;
+	bool send;
+
+	spin_lock_irqsave(&sess->lock, flags);
+	sess->inflight--;
+	send = sess->logout && !sess->logout_sent && !sess->inflight;
+	if (send)
+		sess->logout_sent = true;
+	spin_unlock_irqrestore(&sess->lock, flags);
+	if (send)
+		rbdt_send_logout_rsp(sess);
+}
+
+static void rbdt_handle_logout(struct rbdt_queue *q, struct rbdt_recv *r,
+			       u64 tag)
+{
+	struct rbdt_session *sess = q->sess;
+	unsigned long flags;
+	bool send;
+
+	rbdt_queue_post_recv(q, r);
+	pr_info("%s: session %016llx: logout from %pISpc\n", sess->tpg->name,
+		sess->handle, &q->peer);
+	spin_lock_irqsave(&sess->lock, flags);
+	sess->logout = true;
+	sess->logout_tag = tag;
+	send = !sess->logout_sent && !sess->inflight;
+	if (send)
+		sess->logout_sent = true;
+	spin_unlock_irqrestore(&sess->lock, flags);
+	if (send)
+		rbdt_send_logout_rsp(sess);
+}
+
+static void rbdt_handle_nop(struct rbdt_queue *q, struct rbdt_recv *r,
+			    u32 slot)
+{
+	const struct rbd_nop *req = r->buf;
+	struct rbd_nop *rsp = q->ctrl[slot].buf;
+
+	rbdt_fill_hdr(rsp, RBD_OP_NOP_RSP, sizeof(*rsp), req->hdr.tag);
+	rsp->cookie = req->cookie;
+	rbdt_ctrl_send(q, slot, sizeof(*rsp), r);
+}
+
+static void rbdt_handle_tmf(struct rbdt_queue *q, struct rbdt_recv *r,
+			    u32 slot)
+{
+	const struct rbd_tmf_req *req = r->buf;
+	struct rbd_tmf_rsp *rsp = q->ctrl[slot].buf;
+	struct rbdt_session *sess = q->sess;
+	u64 ref = le64_to_cpu(req->ref_tag);
+	u8 response;
+
+	/*
+	 * Task management is not implemented yet: refuse every defined
+	 * function, except that an ABORT TASK naming no slot of the session
+	 * finds no task.
+	 */
+	switch (req->function) {
+	case RBD_TMF_ABORT_TASK:
+		if (!rbd_tag_qid(ref) || rbd_tag_qid(ref) > sess->nr_queues ||
+		    rbd_tag_slot(ref) >= le16_to_cpu(sess->login.queue_depth))
+			response = RBD_TMF_RSP_NO_TASK;
+		else
+			response = RBD_TMF_RSP_REJECTED;
+		break;
+	case RBD_TMF_LUN_RESET:
+		response = RBD_TMF_RSP_REJECTED;
+		break;
+	default:
+		response = RBD_TMF_RSP_NOT_SUPPORTED;
+		break;
+	}
+	rbdt_fill_hdr(rsp, RBD_OP_TMF_RSP, sizeof(*rsp), req->hdr.tag);
+	rsp->response = response;
+	rbdt_ctrl_send(q, slot, sizeof(*rsp), r);
+}
+
+/* Claim control slot @slot; a reused slot is a protocol violation. */
+static bool rbdt_ctrl_claim(struct rbdt_queue *q, u32 slot)
+{
+	unsigned long flags;
+	bool ok;
+
+	spin_lock_irqsave(&q->lock, flags);
+	/*
+	 * A slot is free once its response is posted, but the CQ has room
+	 * for a bounded number of control SENDs not yet completed.
+	 */
+	ok = !q->ctrl[slot].busy &&
+	     atomic_read(&q->ctrl_sends) < 2 * RBD_CTRL_SLOTS;
+	q->ctrl[slot].busy = true;
+	q->ctrl[slot].status = 0;
+	spin_unlock_irqrestore(&q->lock, flags);
+	return ok;
+}
+
+static void rbdt_recv_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct rbdt_recv *r = container_of(wc->wr_cqe, struct rbdt_recv, cqe);
+	struct rbdt_queue *q = cq_to_q(wc);
+	const struct rbd_hdr *hdr = r->buf;
+	u32 len = wc->byte_len;
+	enum rbd_check c;
+	u64 tag;
+
+	if (wc->status != IB_WC_SUCCESS) {
+		if (wc->status != IB_WC_WR_FLUSH_ERR)
+			pr_err_ratelimited("qid %u %pISpc: receive failed: %s\n",
+					   q->qid, &q->peer,
+					   ib_wc_status_msg(wc->status));
+		rbdt_queue_error(q);
+		return;
+	}
+	ib_dma_sync_single_for_cpu(q->dev->ib_dev, r->dma, q->recv_size,
+				   DMA_FROM_DEVICE);
+	if (len > q->recv_size)
+		len = 0;	/* cannot happen; refused as too short */
+
+	if (q->qid == 0 && q->keepalive_ms)
+		mod_delayed_work(rbdt_wq, &q->timeout_work,
+				 msecs_to_jiffies(q->keepalive_ms));
+
+	if (q->qid && len >= sizeof(*hdr) &&
+	    hdr->opcode == RBD_OP_SCSI_CMD) {
+		rbdt_handle_cmd(q, r, len);
+		return;
+	}
+
+	c = rbd_check_request(r->buf, len, &q->lim);
+	if (q->qid == 0 && !q->logged_in) {
+		/* The first capsule must be the LOGIN. */
+		if (len < sizeof(*hdr) || hdr->opcode != RBD_OP_LOGIN ||
+		    rbd_check_cmd_fatal(c))
+			goto out_violation;
+		if (!rbdt_ctrl_claim(q, rbd_tag_slot(le64_to_cpu(hdr->tag))))
+			goto out_violation;
+		rbdt_handle_login(q, r, len);
+		return;
+	}
+	if (c)
+		goto out_violation;
+
+	tag = le64_to_cpu(hdr->tag);
+	if (hdr->opcode == RBD_OP_LOGIN ||
+	    !rbdt_ctrl_claim(q, rbd_tag_slot(tag)))
+		goto out_violation;
+
+	switch (hdr->opcode) {
+	case RBD_OP_NOP:
+		rbdt_handle_nop(q, r, rbd_tag_slot(tag));
+		break;
+	case RBD_OP_LOGOUT:
+		rbdt_handle_logout(q, r, tag);
+		break;
+	case RBD_OP_TMF:
+		rbdt_handle_tmf(q, r, rbd_tag_slot(tag));
+		break;
+	default:
+		goto out_violation;
+	}
+	return;
+
+out_violation:
+	pr_err_ratelimited("qid %u %pISpc: protocol violation: %s capsule of %u bytes%s%s; disconnecting\n",
+			   q->qid, &q->peer,
+			   len >= sizeof(*hdr) ? rbd_opcode_str(hdr->opcode) :
+						 "short",
+			   len, c ? ": " : "", c ? rbd_check_str(c) : "");
+	if (q->sess)
+		atomic64_inc(&q->sess->stats.errors);
+	rbdt_queue_error(q);
+}
+
+static void rbdt_timeout_work(struct work_struct *work)
+{
+	struct rbdt_queue *q = container_of(to_delayed_work(work),
+					    struct rbdt_queue, timeout_work);
+
+	if (q->logged_in)
+		pr_warn("qid 0 %pISpc: keep-alive timeout (%u ms); disconnecting\n",
+			&q->peer, q->keepalive_ms);
+	else
+		pr_warn("qid 0 %pISpc: no LOGIN within %u ms; disconnecting\n",
+			&q->peer, RBD_LOGIN_TIMEOUT_MS);
+	rbdt_queue_error(q);
+}
+
+/* Queues */
+
+static void rbdt_qp_event(struct ib_event *event, void *context)
+{
+	struct rbdt_queue *q = context;
+
+	switch (event->event) {
+	case IB_EVENT_COMM_EST:
+		rdma_notify(q->cm_id, event->event);
+		break;
+	case IB_EVENT_QP_LAST_WQE_REACHED:
+	case IB_EVENT_SQ_DRAINED:
+		break;
+	default:
+		pr_err_ratelimited("qid %u %pISpc: QP event %s (%d)\n", q->qid,
+				   &q->peer, ib_event_msg(event->event),
+				   event->event);
+		rbdt_queue_error(q);
+		break;
+	}
+}
+
+static void rbdt_queue_free_bufs(struct rbdt_queue *q)
+{
+	struct ib_device *ib_dev = q->dev->ib_dev;
+	u32 i;
+
+	if (q->recv) {
+		for (i = 0; i < q->nr_recv; i++) {
+			struct rbdt_recv *r = &q->recv[i];
+
+			if (!r->buf)
+				continue;
+			if (r->dma)
+				ib_dma_unmap_single(ib_dev, r->dma, q->recv_size,
+						    DMA_FROM_DEVICE);
+			kfree(r->buf);
+		}
+		kfree(q->recv);
+	}
+	for (i = 0; i < RBD_CTRL_SLOTS; i++) {
+		if (!q->ctrl[i].buf)
+			continue;
+		if (q->ctrl[i].dma)
+			ib_dma_unmap_single(ib_dev, q->ctrl[i].dma,
+					    RBD_CTRL_CAPSULE_MAX, DMA_TO_DEVICE);
+		kfree(q->ctrl[i].buf);
+	}
+	if (q->cmds) {
+		for (i = 0; i < q->depth; i++) {
+			struct rbdt_cmd *cmd = &q->cmds[i];
+
+			if (cmd->rsp) {
+				if (cmd->rsp_dma)
+					ib_dma_unmap_single(ib_dev, cmd->rsp_dma,
+							    cmd->rsp_size,
+							    DMA_TO_DEVICE);
+				kfree(cmd->rsp);
+			}
+			kfree(cmd->rw);
+		}
+		kvfree(q->cmds);
+	}
+}
+
+static void *rbdt_alloc_mapped(struct ib_device *ib_dev, size_t size,
+			       enum dma_data_direction dir, u64 *dma)
+{
+	void *buf = kzalloc(size, GFP_KERNEL);
+
+	if (!buf)
+		return NULL;
+	*dma = ib_dma_map_single(ib_dev, buf, size, dir);
+	if (ib_dma_mapping_error(ib_dev, *dma)) {
+		*dma = 0;
+		kfree(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+static int rbdt_queue_alloc_bufs(struct rbdt_queue *q, u32 imm_read,
+				 u16 max_desc)
+{
+	struct ib_device *ib_dev = q->dev->ib_dev;
+	u32 i;
+
+	q->nr_recv = q->depth + RBD_CTRL_SLOTS;
+	q->recv = kcalloc(q->nr_recv, sizeof(*q->recv), GFP_KERNEL);
+	if (!q->recv)
+		return -ENOMEM;
+	for (i = 0; i < q->nr_recv; i++) {
+		struct rbdt_recv *r = &q->recv[i];
+
+		r->buf = rbdt_alloc_mapped(ib_dev, q->recv_size,
+					   DMA_FROM_DEVICE, &r->dma);
+		if (!r->buf)
+			return -ENOMEM;
+		r->cqe.done = rbdt_recv_done;
+		r->sge.addr = r->dma;
+		r->sge.length = q->recv_size;
+		r->sge.lkey = q->dev->pd->local_dma_lkey;
+		r->wr.wr_cqe = &r->cqe;
+		r->wr.sg_list = &r->sge;
+		r->wr.num_sge = 1;
+	}
+	for (i = 0; i < RBD_CTRL_SLOTS; i++) {
+		q->ctrl[i].buf = rbdt_alloc_mapped(ib_dev, RBD_CTRL_CAPSULE_MAX,
+						   DMA_TO_DEVICE,
+						   &q->ctrl[i].dma);
+		if (!q->ctrl[i].buf)
+			return -ENOMEM;
+		q->ctrl[i].cqe.done = rbdt_ctrl_send_done;
+	}
+	if (!q->depth)
+		return 0;
+
+	q->cmds = kvcalloc(q->depth, sizeof(*q->cmds), GFP_KERNEL);
+	if (!q->cmds)
+		return -ENOMEM;
+	for (i = 0; i < q->depth; i++) {
+		struct rbdt_cmd *cmd = &q->cmds[i];
+
+		cmd->q = q;
+		cmd->slot = i;
+		cmd->rsp_size = rbd_rsp_capsule_max(imm_read);
+		cmd->rsp = rbdt_alloc_mapped(ib_dev, cmd->rsp_size,
+					     DMA_TO_DEVICE, &cmd->rsp_dma);
+		if (!cmd->rsp)
+			return -ENOMEM;
+		cmd->rw = kcalloc(max_desc, sizeof(*cmd->rw), GFP_KERNEL);
+		if (!cmd->rw)
+			return -ENOMEM;
+		cmd->send_cqe.done = rbdt_cmd_send_done;
+		cmd->send_sge.addr = cmd->rsp_dma;
+		cmd->send_sge.lkey = q->dev->pd->local_dma_lkey;
+		cmd->send_wr.wr_cqe = &cmd->send_cqe;
+		cmd->send_wr.sg_list = &cmd->send_sge;
+		cmd->send_wr.num_sge = 1;
+		cmd->send_wr.send_flags = IB_SEND_SIGNALED;
+	}
+	return 0;
+}
+
+/*
+ * Destroy a queue whose QP is drained (or never had anything posted):
+ * rdma_cm id, QP, CQ, buffers, then the device reference.
+ */
+static void rbdt_queue_destroy(struct rbdt_queue *q)
+{
+	unsigned long flags;
+
+	cancel_delayed_work_sync(&q->timeout_work);
+	cancel_work_sync(&q->pending_work);
+
+	spin_lock_irqsave(&rbdt_sess_lock, flags);
+	list_del_init(&q->entry);
+	spin_unlock_irqrestore(&rbdt_sess_lock, flags);
+
+	if (q->cm_id)
+		rdma_destroy_id(q->cm_id);
+	if (q->qp)
+		ib_destroy_qp(q->qp);
+	if (q->cq)
+		ib_cq_pool_put(q->cq, q->cq_size);
+	rbdt_queue_free_bufs(q);
+	rbdt_device_put(q->dev);
+	kfree(q);
+}
+
+static void rbdt_queue_release_work(struct work_struct *work)
+{
+	struct rbdt_queue *q = container_of(work, struct rbdt_queue,
+					    release_work);
+	struct rbdt_session *sess;
+	unsigned long flags;
+
+	rdma_disconnect(q->cm_id);
+	ib_drain_qp(q->qp);
+
+	/* A LOGIN may have completed meanwhile: the session takes over. */
+	spin_lock_irqsave(&rbdt_sess_lock, flags);
+	sess = q->sess;
+	if (sess)
+		__rbdt_session_shutdown(sess);
+	spin_unlock_irqrestore(&rbdt_sess_lock, flags);
+	if (sess)
+		return;
+
+	pr_info("qid %u %pISpc: disconnected\n", q->qid, &q->peer);
+	rbdt_queue_destroy(q);
+}
+
+static int rbdt_reject(struct rdma_cm_id *cm_id, u16 reason)
+{
+	struct rbd_cm_rej rej = {
+		.magic = cpu_to_le32(RBD_CM_MAGIC),
+		.version = cpu_to_le16(RBD_PROTO_VERSION),
+		.length = cpu_to_le16(sizeof(rej)),
+		.reason = cpu_to_le16(reason),
+		.min_version = cpu_to_le16(RBD_PROTO_VERSION_MIN),
+		.max_version = cpu_to_le16(RBD_PROTO_VERSION_MAX),
+	};
+	int ret;
+
+	pr_info_ratelimited("rejecting connection from %pISpc to %pISpc: %s\n",
+			    &cm_id->route.addr.dst_addr,
+			    &cm_id->route.addr.src_addr,
+			    rbd_reject_str(reason));
+	ret = rdma_reject(cm_id, &rej, sizeof(rej), IB_CM_REJ_CONSUMER_DEFINED);
+	if (ret)
+		pr_debug("rdma_reject failed (%d)\n", ret);
+	/* Non-zero: the CM destroys this new id once we return. */
+	return 1;
+}
+
+static bool rbdt_same_host(const struct sockaddr_storage *a,
+			   const struct sockaddr_storage *b)
+{
+	if (a->ss_family != b->ss_family)
+		return false;
+	if (a->ss_family == AF_INET)
+		return ((const struct sockaddr_in *)a)->sin_addr.s_addr ==
+		       ((const struct sockaddr_in *)b)->sin_addr.s_addr;
+	return ipv6_addr_equal(&((const struct sockaddr_in6 *)a)->sin6_addr,
+			       &((const struct sockaddr_in6 *)b)->sin6_addr);
+}
+
+/* Checks of an I/O queue's connect request against its session. */
+static u16 rbdt_join_check(const struct rbd_cm_req *req,
+			   const struct sockaddr_storage *peer,
+			   struct rbdt_session **psess)
+{
+	u64 handle = le64_to_cpu(req->session_handle);
+	u16 qid = le16_to_cpu(req->qid);
+	struct rbdt_session *sess;
+
+	lockdep_assert_held(&rbdt_sess_lock);
+	list_for_each_entry(sess, &rbdt_sessions, entry) {
+		if (sess->handle != handle)
+			continue;
+		if (sess->state != RBDT_SESS_LIVE)
+			return RBD_REJ_SHUTTING_DOWN;
+		if (!sess->queues[0] ||
+		    !rbdt_same_host(&sess->queues[0]->peer, peer))
+			return RBD_REJ_UNKNOWN_SESSION;
+		if (READ_ONCE(sess->logout))
+			return RBD_REJ_SHUTTING_DOWN;
+		if (qid > sess->nr_queues || sess->queues[qid])
+			return RBD_REJ_INVALID_QID;
+		if (le16_to_cpu(req->queue_depth) >
+		    le16_to_cpu(sess->login.queue_depth))
+			return RBD_REJ_LIMITS;
+		if (le64_to_cpu(req->features) !=
+		    le64_to_cpu(sess->login.features))
+			return RBD_REJ_BAD_REQUEST;
+		*psess = sess;
+		return RBD_REJ_NONE;
+	}
+	return RBD_REJ_UNKNOWN_SESSION;
+}
+
+static int rbdt_queue_create_ib(struct rbdt_queue *q, u16 max_desc)
+{
+	struct ib_device *ib_dev = q->dev->ib_dev;
+	struct ib_qp_init_attr attr = {};
+	int vector, ret;
+	s32 avail;
+
+	/*
+	 * Receives, a response and an RDMA READ completion per command slot,
+	 * control responses (see rbdt_ctrl_claim()), drain.
+	 */
+	q->cq_size = q->nr_recv + 2 * q->depth + 2 * RBD_CTRL_SLOTS + 2;
+	vector = ib_dev->num_comp_vectors ?
+		 q->qid % ib_dev->num_comp_vectors : 0;
+	q->cq = ib_cq_pool_get(ib_dev, q->cq_size, vector, IB_POLL_WORKQUEUE);
+	if (IS_ERR(q->cq)) {
+		ret = PTR_ERR(q->cq);
+		q->cq = NULL;
+		return ret;
+	}
+
+	attr.event_handler = rbdt_qp_event;
+	attr.qp_context = q;
+	attr.send_cq = q->cq;
+	attr.recv_cq = q->cq;
+	attr.sq_sig_type = IB_SIGNAL_REQ_WR;
+	attr.qp_type = IB_QPT_RC;
+	attr.port_num = q->cm_id->port_num;
+	q->port_num = q->cm_id->port_num;
+	attr.cap.max_send_wr = q->depth + 2 * RBD_CTRL_SLOTS + 1;
+	attr.cap.max_recv_wr = q->nr_recv + 1;
+	attr.cap.max_send_sge = min_t(u32, ib_dev->attrs.max_send_sge, 32);
+	attr.cap.max_recv_sge = 1;
+	attr.cap.max_rdma_ctxs = q->depth * max_desc;
+
+	ret = rdma_create_qp(q->cm_id, q->dev->pd, &attr);
+	if (ret)
+		return ret;
+	q->qp = q->cm_id->qp;
+
+	/* Send queue slots beyond the responses are for RDMA work requests. */
+	avail = (s32)attr.cap.max_send_wr -
+		(s32)(q->depth + 2 * RBD_CTRL_SLOTS + 1);
+	atomic_set(&q->sq_rdma_avail, max(avail, 0));
+	q->sq_rdma_total = max(avail, 0);
+	return 0;
+}
+
+/**
+ * rbdt_connect_request() - handle RDMA_CM_EVENT_CONNECT_REQUEST
+ * @cm_id: The new connection's id; its context is the listener.
+ * @event: The event.
+ *
+ * Context: CM handler of @cm_id.
+ * Return: 0 if the connection was accepted or is being torn down by rbdt,
+ * 1 to make the CM destroy @cm_id.
+ */
+int rbdt_connect_request(struct rdma_cm_id *cm_id, struct rdma_cm_event *event)
+{
+	const struct rdma_conn_param *cp = &event->param.conn;
+	struct rbdt_session *sess = NULL;
+	struct rdma_conn_param param = {};
+	struct rbd_cm_rep rep = {};
+	struct rbd_cm_req req;
+	struct rbdt_queue *q;
+	u32 inline_size = 0, imm_read = 0;
+	u16 reason, qid, max_desc = 0;
+	unsigned long flags;
+	enum rbd_check c;
+	int ret;
+
+	c = rbd_check_cm_req(cp->private_data, cp->private_data_len, &req);
+	if (c) {
+		pr_info_ratelimited("connect request from %pISpc: %s\n",
+				    &cm_id->route.addr.dst_addr,
+				    rbd_check_str(c));
+		return rbdt_reject(cm_id, rbd_check_reject_reason(c));
+	}
+	qid = le16_to_cpu(req.qid);
+
+	if (qid) {
+		spin_lock_irqsave(&rbdt_sess_lock, flags);
+		reason = rbdt_join_check(&req, &cm_id->route.addr.dst_addr,
+					 &sess);
+		if (!reason) {
+			inline_size = le32_to_cpu(sess->login.inline_write_size);
+			imm_read = le32_to_cpu(sess->login.imm_read_size);
+			max_desc = le16_to_cpu(sess->login.max_desc);
+			kref_get(&sess->ref);
+		}
+		spin_unlock_irqrestore(&rbdt_sess_lock, flags);
+		if (reason)
+			return rbdt_reject(cm_id, reason);
+	}
+
+	q = kzalloc(sizeof(*q), GFP_KERNEL);
+	if (!q) {
+		reason = RBD_REJ_NO_RESOURCES;
+		goto out_put_sess;
+	}
+	q->cm_id = cm_id;
+	q->qid = qid;
+	q->depth = le16_to_cpu(req.queue_depth);
+	q->features = le64_to_cpu(req.features);
+	spin_lock_init(&q->lock);
+	INIT_LIST_HEAD(&q->entry);
+	INIT_WORK(&q->release_work, rbdt_queue_release_work);
+	INIT_WORK(&q->pending_work, rbdt_pending_work);
+	INIT_DELAYED_WORK(&q->timeout_work, rbdt_timeout_work);
+	memcpy(&q->peer, &cm_id->route.addr.dst_addr, sizeof(q->peer));
+	rbdt_listener_addr(cm_id, &q->local);
+	q->lim.qid = qid;
+	q->lim.queue_depth = q->depth;
+	if (sess) {
+		q->lim.features = le64_to_cpu(sess->login.features);
+		q->lim.max_io_bytes = le32_to_cpu(sess->login.max_io_bytes);
+		q->lim.inline_write_size = inline_size;
+		q->lim.imm_read_size = imm_read;
+		q->lim.max_desc = max_desc;
+		q->recv_size = rbd_cmd_capsule_max(inline_size, max_desc);
+	} else {
+		q->recv_size = RBD_CTRL_CAPSULE_MAX;
+	}
+	q->recv_size = max_t(u32, q->recv_size, RBD_CTRL_CAPSULE_MAX);
+
+	q->dev = rbdt_device_get(cm_id->device);
+	if (!q->dev) {
+		kfree(q);
+		reason = RBD_REJ_NO_RESOURCES;
+		goto out_put_sess;
+	}
+
+	reason = RBD_REJ_NO_RESOURCES;
+	if (rbdt_queue_alloc_bufs(q, imm_read, max_desc)) {
+		pr_err_ratelimited("qid %u %pISpc: out of memory for buffers\n",
+				   qid, &q->peer);
+		goto out_destroy;
+	}
+	ret = rbdt_queue_create_ib(q, max_desc);
+	if (ret) {
+		pr_err_ratelimited("qid %u %pISpc: cannot create CQ/QP (%d)\n",
+				   qid, &q->peer, ret);
+		goto out_destroy;
+	}
+	for (u32 i = 0; i < q->nr_recv; i++) {
+		ret = ib_post_recv(q->qp, &q->recv[i].wr, NULL);
+		if (ret) {
+			pr_err_ratelimited("qid %u %pISpc: ib_post_recv failed (%d)\n",
+					   qid, &q->peer, ret);
+			goto out_drain;
+		}
+	}
+
+	spin_lock_irqsave(&rbdt_sess_lock, flags);
+	if (sess) {
+		if (sess->state != RBDT_SESS_LIVE || sess->queues[qid]) {
+			spin_unlock_irqrestore(&rbdt_sess_lock, flags);
+			reason = sess->state != RBDT_SESS_LIVE ?
+				 RBD_REJ_SHUTTING_DOWN : RBD_REJ_INVALID_QID;
+			goto out_drain;
+		}
+		sess->queues[qid] = q;
+		q->sess = sess;
+	}
+	list_add_tail(&q->entry, &rbdt_queues);
+	spin_unlock_irqrestore(&rbdt_sess_lock, flags);
+	if (sess)
+		rbdt_session_put(sess);	/* the queue table keeps it */
+	else
+		queue_delayed_work(rbdt_wq, &q->timeout_work,
+				   msecs_to_jiffies(RBD_LOGIN_TIMEOUT_MS));
+
+	rep.magic = cpu_to_le32(RBD_CM_MAGIC);
+	rep.version = cpu_to_le16(RBD_PROTO_VERSION);
+	rep.length = cpu_to_le16(sizeof(rep));
+	rep.qid = req.qid;
+	rep.queue_depth = req.queue_depth;
+	param.private_data = &rep;
+	param.private_data_len = sizeof(rep);
+	param.initiator_depth = min_t(u8, cp->initiator_depth,
+				      cm_id->device->attrs.max_qp_init_rd_atom);
+	param.responder_resources = 0;
+	param.rnr_retry_count = 7;
+	param.flow_control = 1;
+
+	ret = rdma_accept(cm_id, &param);
+	if (ret) {
+		/* rdma_accept() rejected and moved the QP to ERR already. */
+		pr_err_ratelimited("qid %u %pISpc: rdma_accept failed (%d)\n",
+				   qid, &q->peer, ret);
+		rbdt_queue_error(q);
+	}
+	return 0;
+
+out_drain:
+	ib_drain_qp(q->qp);
+out_destroy:
+	if (q->qp) {
+		ib_destroy_qp(q->qp);
+		q->qp = NULL;
+		cm_id->qp = NULL;
+	}
+	q->cm_id = NULL;	/* the CM destroys it */
+	rbdt_queue_destroy(q);
+out_put_sess:
+	if (sess)
+		rbdt_session_put(sess);
+	return rbdt_reject(cm_id, reason);
+}
+
+/**
+ * rbdt_queue_cm_event() - rdma_cm events of an accepted connection
+ * @cm_id: The connection's id.
+ * @event: The event.
+ *
+ * Context: CM handler of @cm_id.
+ * Return: 0; the id is destroyed by the queue's teardown.
+ */
+int rbdt_queue_cm_event(struct rdma_cm_id *cm_id, struct rdma_cm_event *event)
+{
+	struct rbdt_queue *q = cm_id->qp->qp_context;
+
+	pr_debug("qid %u %pISpc: %s (%d), status %d\n", q->qid, &q->peer,
+		 rdma_event_msg(event->event), event->event, event->status);
+
+	switch (event->event) {
+	case RDMA_CM_EVENT_ESTABLISHED:
+		pr_info("qid %u: connected %pISpc<->%pISpc!\n", q->qid,
+			&cm_id->route.addr.src_addr,
+			&cm_id->route.addr.dst_addr);
+		break;
+	case RDMA_CM_EVENT_DISCONNECTED:
+	case RDMA_CM_EVENT_TIMEWAIT_EXIT:
+	case RDMA_CM_EVENT_ADDR_CHANGE:
+	case RDMA_CM_EVENT_CONNECT_ERROR:
+	case RDMA_CM_EVENT_UNREACHABLE:
+	case RDMA_CM_EVENT_REJECTED:
+		rbdt_queue_error(q);
+		break;
+	case RDMA_CM_EVENT_DEVICE_REMOVAL:
+		/* rbdt_ib_remove() tears the queue down. */
+		break;
+	default:
+		break;
+	}
+	return 0;
+}
+
+/* Sessions */
+
+static void rbdt_session_release_work(struct work_struct *work)
+{
+	struct rbdt_session *sess = container_of(work, struct rbdt_session,
+						 release_work);
+	struct rbdt_queue *queues[RBD_MAX_NR_QUEUES + 1] = {};
+	unsigned long flags;
+	int i;
+
+	spin_lock_irqsave(&rbdt_sess_lock, flags);
+	for (i = 0; i <= RBD_MAX_NR_QUEUES; i++) {
+		struct rbdt_queue *q = sess->queues[i];
+
+		if (!q)
+			continue;
+		queues[i] = q;
+		spin_lock(&q->lock);
+		q->dying = true;
+		spin_unlock(&q->lock);
+	}
+	spin_unlock_irqrestore(&rbdt_sess_lock, flags);
+
+	for (i = 0; i <= RBD_MAX_NR_QUEUES; i++)
+		if (queues[i])
+			rdma_disconnect(queues[i]->cm_id);
+	for (i = 0; i <= RBD_MAX_NR_QUEUES; i++)
+		if (queues[i])
+			ib_drain_qp(queues[i]->qp);
+
+	target_stop_session(sess->se_sess);
+	target_wait_for_sess_cmds(sess->se_sess);
+
+	mutex_lock(&sess->tpg->lock);
+	list_del_init(&sess->tpg_entry);
+	mutex_unlock(&sess->tpg->lock);
+	target_remove_session(sess->se_sess);
+	debugfs_remove(sess->debugfs);
+
+	for (i = 0; i <= RBD_MAX_NR_QUEUES; i++)
+		if (queues[i])
+			cancel_work_sync(&queues[i]->pending_work);
+
+	spin_lock_irqsave(&rbdt_sess_lock, flags);
+	list_del(&sess->entry);
+	memset(sess->queues, 0, sizeof(sess->queues));
+	spin_unlock_irqrestore(&rbdt_sess_lock, flags);
+
+	/* I/O queues first: queue 0 carries the LOGOUT_RSP. */
+	for (i = RBD_MAX_NR_QUEUES; i >= 0; i--)
+		if (queues[i])
+			rbdt_queue_destroy(queues[i]);
+
+	pr_info("%s: session %016llx (%s) closed\n", sess->tpg->name,
+		sess->handle, sess->name);
+	complete_all(&sess->released);
+	rbdt_session_put(sess);	/* taken by __rbdt_session_shutdown() */
+	rbdt_session_put(sess);	/* the session list's */
+}
+
+/* Close a referenced session and wait until it is gone from LIO. */
+static void rbdt_session_close_sync(struct rbdt_session *sess)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&rbdt_sess_lock, flags);
+	__rbdt_session_shutdown(sess);
+	spin_unlock_irqrestore(&rbdt_sess_lock, flags);
+	wait_for_completion(&sess->released);
+}
+
+/**
+ * rbdt_tpg_close_sessions() - close every session of a TPG and wait
+ * @tpg: The TPG, disabled or being dropped.
+ *
+ * Context: Process context.
+ */
+void rbdt_tpg_close_sessions(struct rbdt_tpg *tpg)
+{
+	struct rbdt_session *sess;
+
+	for (;;) {
+		mutex_lock(&tpg->lock);
+		sess = list_first_entry_or_null(&tpg->sess_list,
+						struct rbdt_session, tpg_entry);
+		if (sess)
+			kref_get(&sess->ref);
+		mutex_unlock(&tpg->lock);
+		if (!sess)
+			break;
+		rbdt_session_close_sync(sess);
+		rbdt_session_put(sess);
+	}
+}
+
+/**
+ * rbdt_close_session() - the close_session fabric op (ACL removal)
+ * @se_sess: The session.
+ *
+ * Context: Process context; waits for the session to be removed.
+ */
+void rbdt_close_session(struct se_session *se_sess)
+{
+	struct rbdt_session *sess = se_sess->fabric_sess_ptr;
+
+	kref_get(&sess->ref);
+	rbdt_session_close_sync(sess);
+	rbdt_session_put(sess);
+}
+
+/* RDMA devices */
+
+static int rbdt_ib_add(struct ib_device *ib_dev)
+{
+	return 0;
+}
+
+static void rbdt_ib_remove(struct ib_device *ib_dev, void *client_data)
+{
+	struct rbdt_queue *q;
+	unsigned long flags;
+	bool busy;
+
+	for (;;) {
+		busy = false;
+		spin_lock_irqsave(&rbdt_sess_lock, flags);
+		list_for_each_entry(q, &rbdt_queues, entry) {
+			if (q->dev->ib_dev != ib_dev)
+				continue;
+			busy = true;
+			__rbdt_queue_error(q);
+		}
+		spin_unlock_irqrestore(&rbdt_sess_lock, flags);
+		if (!busy)
+			break;
+		flush_workqueue(rbdt_wq);
+		msleep(20);
+	}
+}
+
+struct ib_client rbdt_ib_client = {
+	.name	= "rbdt",
+	.add	= rbdt_ib_add,
+	.remove	= rbdt_ib_remove,
+};
+
+/**
+ * rbdt_conn_exit() - module exit checks; after ib_unregister_client()
+ */
+void rbdt_conn_exit(void)
+{
+	flush_workqueue(rbdt_wq);
+	WARN_ON(!list_empty(&rbdt_queues));
+	WARN_ON(!list_empty(&rbdt_sessions));
+	WARN_ON(!list_empty(&rbdt_devices));
+}

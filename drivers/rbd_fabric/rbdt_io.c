@@ -1,0 +1,755 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rbdt: the SCSI command data path.
+ *
+ * A command capsule occupies the command slot named by its tag. The slot's
+ * descriptor (&struct rbdt_cmd) embeds the se_cmd, sense buffer, rdma_rw
+ * contexts and response buffer. Life of a command:
+ *
+ *   receive: validate (rbd_check_cmd), claim the slot, target_init_cmd
+ *	(TARGET_SCF_ACK_KREF), target_submit_prep, target_submit
+ *   write_pending: inline data is copied into LIO's SGL; otherwise one
+ *	rdma_rw context per descriptor issues the RDMA READs, whose
+ *	completion calls target_execute_cmd()
+ *   queue_data_in: RDMA WRITEs chained in front of the response SEND, or
+ *	the data copied into the response (immediate read)
+ *   queue_status: the response SEND alone
+ *   send completion: drop the ACK reference; release_cmd frees the rw
+ *	contexts and the descriptor
+ *
+ * The receive buffer of a capsule is kept until its response is posted
+ * and reposted just before that post (rule F3). The slot is free for the
+ * initiator once the response is posted; the descriptor only once LIO
+ * released the command, so a capsule that reuses a slot early waits for
+ * the descriptor (@pending).
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/scatterlist.h>
+#include <linux/slab.h>
+#include <scsi/scsi_proto.h>
+
+#include "rbdt.h"
+
+#define rbdt_cmd_err(cmd, fmt, ...)					\
+	pr_err_ratelimited("session %016llx %pISpc qid %u tag %#llx: " fmt, \
+			   (cmd)->q->sess->handle, &(cmd)->q->peer,	\
+			   (cmd)->q->qid, (cmd)->tag, ##__VA_ARGS__)
+
+static inline struct rbdt_cmd *to_rbdt_cmd(struct se_cmd *se_cmd)
+{
+	return container_of(se_cmd, struct rbdt_cmd, se_cmd);
+}
+
+static void rbdt_rw_destroy(struct rbdt_cmd *cmd)
+{
+	struct rbdt_queue *q = cmd->q;
+	u32 i;
+
+	for (i = 0; i < cmd->nr_rw; i++)
+		rdma_rw_ctx_destroy(&cmd->rw[i].ctx, q->qp, q->port_num,
+				    cmd->rw[i].sg, cmd->rw[i].nents,
+				    cmd->rw_dir);
+	cmd->nr_rw = 0;
+	kfree(cmd->sgl);
+	cmd->sgl = NULL;
+}
+
+/*
+ * Set up one rdma_rw context per descriptor, for the se_cmd->data_length
+ * bytes of LIO's SGL, starting at the first descriptor. With several
+ * descriptors the SGL is split at their boundaries into @cmd->sgl.
+ * Returns the number of send work requests needed, or a negative errno.
+ */
+static int rbdt_rw_init(struct rbdt_cmd *cmd, enum dma_data_direction dir)
+{
+	const struct rbd_desc *desc = (const struct rbd_desc *)(cmd->req + 1);
+	struct se_cmd *se_cmd = &cmd->se_cmd;
+	struct rbdt_queue *q = cmd->q;
+	struct scatterlist *src = se_cmd->t_data_sg, *dst;
+	u32 remaining = se_cmd->data_length, src_off = 0;
+	int ret, wrs = 0;
+	u32 i;
+
+	cmd->rw_dir = dir;
+	cmd->nr_rw = 0;
+	if (!remaining)
+		return 0;
+
+	if (cmd->nr_desc == 1) {
+		ret = rdma_rw_ctx_init(&cmd->rw[0].ctx, q->qp, q->port_num,
+				       se_cmd->t_data_sg, se_cmd->t_data_nents,
+				       0, le64_to_cpu(desc[0].addr),
+				       le32_to_cpu(desc[0].rkey), dir);
+		if (ret < 0)
+			return ret;
+		cmd->rw[0].sg = se_cmd->t_data_sg;
+		cmd->rw[0].nents = se_cmd->t_data_nents;
+		cmd->nr_rw = 1;
+		return ret;
+	}
+
+	cmd->sgl = kmalloc_array(se_cmd->t_data_nents + cmd->nr_desc,
+				 sizeof(*cmd->sgl), GFP_NOIO);
+	if (!cmd->sgl)
+		return -ENOMEM;
+	sg_init_table(cmd->sgl, se_cmd->t_data_nents + cmd->nr_desc);
+	dst = cmd->sgl;
+
+	for (i = 0; i < cmd->nr_desc && remaining; i++) {
+		u32 len = min(le32_to_cpu(desc[i].len), remaining);
+		struct scatterlist *first = dst;
+		u32 nents = 0;
+
+		remaining -= len;
+		while (len) {
+			u32 chunk = min(src->length - src_off, len);
+
+			sg_set_page(dst, sg_page(src), chunk,
+				    src->offset + src_off);
+			dst++;
+			nents++;
+			len -= chunk;
+			src_off += chunk;
+			if (src_off == src->length) {
+				src = sg_next(src);
+				src_off = 0;
+				if (!src && (len || remaining)) {
+					ret = -EINVAL;
+					goto out_destroy;
+				}
+			}
+		}
+		sg_mark_end(dst - 1);
+		ret = rdma_rw_ctx_init(&cmd->rw[i].ctx, q->qp, q->port_num,
+				       first, nents, 0,
+				       le64_to_cpu(desc[i].addr),
+				       le32_to_cpu(desc[i].rkey), dir);
+		if (ret < 0)
+			goto out_destroy;
+		cmd->rw[i].sg = first;
+		cmd->rw[i].nents = nents;
+		cmd->nr_rw = i + 1;
+		wrs += ret;
+	}
+	return wrs;
+
+out_destroy:
+	rbdt_rw_destroy(cmd);
+	return ret;
+}
+
+/* Reserve @n send queue slots for RDMA work requests. */
+static bool rbdt_sq_reserve(struct rbdt_cmd *cmd, int n)
+{
+	struct rbdt_queue *q = cmd->q;
+
+	if (atomic_sub_return(n, &q->sq_rdma_avail) < 0) {
+		atomic_add(n, &q->sq_rdma_avail);
+		atomic64_inc(&q->sess->stats.stall_sq_full);
+		return false;
+	}
+	cmd->rdma_wrs = n;
+	return true;
+}
+
+static void rbdt_sq_release(struct rbdt_cmd *cmd)
+{
+	if (cmd->rdma_wrs) {
+		atomic_add(cmd->rdma_wrs, &cmd->q->sq_rdma_avail);
+		cmd->rdma_wrs = 0;
+	}
+}
+
+/*
+ * Build the response in @cmd->rsp; the immediate data, if any, has been
+ * copied behind the header already.
+ */
+static void rbdt_build_rsp(struct rbdt_cmd *cmd, u8 status, const u8 *sense,
+			   u32 sense_len, u32 imm_len, u16 flags, u32 residual)
+{
+	struct rbd_rsp *rsp = cmd->rsp;
+	u32 len = sizeof(*rsp) + imm_len + sense_len;
+
+	memset(rsp, 0, sizeof(*rsp));
+	rsp->hdr.opcode = RBD_OP_SCSI_RSP;
+	rsp->hdr.version = RBD_PROTO_VERSION;
+	rsp->hdr.length = cpu_to_le32(len);
+	rsp->hdr.tag = cpu_to_le64(cmd->tag);
+	if (cmd->invalidate)
+		flags |= RBD_RSP_F_INVALIDATED;
+	rsp->hdr.flags = cpu_to_le16(flags);
+	rsp->residual = cpu_to_le32(residual);
+	rsp->imm_len = cpu_to_le32(imm_len);
+	rsp->credits = cpu_to_le16(cmd->q->depth);
+	rsp->sense_len = cpu_to_le16(sense_len);
+	rsp->status = status;
+	if (sense_len)
+		memcpy((u8 *)(rsp + 1) + imm_len, sense, sense_len);
+
+	cmd->send_sge.length = len;
+	cmd->send_wr.next = NULL;
+	if (cmd->invalidate) {
+		cmd->send_wr.opcode = IB_WR_SEND_WITH_INV;
+		cmd->send_wr.ex.invalidate_rkey = cmd->inv_rkey;
+	} else {
+		cmd->send_wr.opcode = IB_WR_SEND;
+	}
+	ib_dma_sync_single_for_device(cmd->q->dev->ib_dev, cmd->rsp_dma, len,
+				      DMA_TO_DEVICE);
+}
+
+/* The response of @cmd is posted (or dropped): the slot is free. */
+static void rbdt_cmd_answered(struct rbdt_cmd *cmd)
+{
+	struct rbdt_queue *q = cmd->q;
+	unsigned long flags;
+
+	spin_lock_irqsave(&q->lock, flags);
+	cmd->outstanding = false;
+	spin_unlock_irqrestore(&q->lock, flags);
+	atomic64_inc(&q->sess->stats.reqs_completed);
+	rbdt_session_cmd_done(q->sess);
+}
+
+/*
+ * Repost the capsule's receive buffer, then post @first (the response
+ * SEND, possibly behind RDMA WRITEs). Return 0 or an error; either way the
+ * slot is free for the initiator afterwards.
+ */
+static int rbdt_post_rsp(struct rbdt_cmd *cmd, struct ib_send_wr *first)
+{
+	struct rbdt_queue *q = cmd->q;
+	struct rbdt_recv *r = cmd->recv;
+	unsigned long flags;
+	int ret = -ESHUTDOWN;
+
+	cmd->recv = NULL;
+	if (r)
+		ib_dma_sync_single_for_device(q->dev->ib_dev, r->dma,
+					      q->recv_size, DMA_FROM_DEVICE);
+	spin_lock_irqsave(&q->lock, flags);
+	if (!q->dying) {
+		ret = r ? ib_post_recv(q->qp, &r->wr, NULL) : 0;
+		if (!ret)
+			ret = ib_post_send(q->qp, first, NULL);
+	}
+	cmd->outstanding = false;
+	spin_unlock_irqrestore(&q->lock, flags);
+
+	if (ret && ret != -ESHUTDOWN) {
+		rbdt_cmd_err(cmd, "posting the response failed (%d)\n", ret);
+		rbdt_queue_error(q);
+	}
+	atomic64_inc(&q->sess->stats.reqs_completed);
+	rbdt_session_cmd_done(q->sess);
+	return ret;
+}
+
+/* Give the descriptor back, or start the capsule that waited for it. */
+static void rbdt_cmd_put_desc(struct rbdt_cmd *cmd)
+{
+	struct rbdt_queue *q = cmd->q;
+	unsigned long flags;
+	bool start = false;
+
+	spin_lock_irqsave(&q->lock, flags);
+	if (cmd->pending) {
+		cmd->pending = false;
+		cmd->start_pending = true;
+		start = true;
+	} else {
+		cmd->busy = false;
+	}
+	spin_unlock_irqrestore(&q->lock, flags);
+	if (start)
+		queue_work(rbdt_wq, &q->pending_work);
+}
+
+/* A response that LIO knows nothing about: BUSY or a refused capsule. */
+static void rbdt_send_local_rsp(struct rbdt_cmd *cmd, u8 status)
+{
+	/* INVALID FIELD IN COMMAND INFORMATION UNIT, fixed format. */
+	static const u8 sense[18] = {
+		[0] = 0x70, [2] = ILLEGAL_REQUEST, [7] = 0x0a,
+		[12] = 0x0e, [13] = 0x03,
+	};
+
+	rbdt_build_rsp(cmd, status, sense,
+		       status == SAM_STAT_CHECK_CONDITION ? sizeof(sense) : 0,
+		       0, 0, 0);
+	if (rbdt_post_rsp(cmd, &cmd->send_wr))
+		rbdt_cmd_put_desc(cmd);
+}
+
+static const int rbdt_task_attr[] = {
+	[RBD_TASK_SIMPLE]	= TCM_SIMPLE_TAG,
+	[RBD_TASK_ORDERED]	= TCM_ORDERED_TAG,
+	[RBD_TASK_HEAD]		= TCM_HEAD_TAG,
+	[RBD_TASK_ACA]		= TCM_ACA_TAG,
+};
+
+/* Start a capsule whose slot is claimed and whose descriptor is ours. */
+static void rbdt_start_cmd(struct rbdt_cmd *cmd, struct rbdt_recv *r, u32 len)
+{
+	const struct rbd_cmd *req = r->buf;
+	struct rbdt_queue *q = cmd->q;
+	struct rbdt_session *sess = q->sess;
+	struct se_cmd *se_cmd = &cmd->se_cmd;
+	enum dma_data_direction dir;
+	unsigned long flags;
+	enum rbd_check c;
+	u32 n;
+
+	cmd->recv = r;
+	cmd->req = req;
+	cmd->lio = false;
+	cmd->aborted = false;
+	cmd->invalidate = false;
+	cmd->nr_rw = 0;
+	cmd->rdma_wrs = 0;
+	atomic64_inc(&sess->stats.reqs_started);
+
+	spin_lock_irqsave(&sess->lock, flags);
+	n = ++sess->inflight;
+	spin_unlock_irqrestore(&sess->lock, flags);
+	if (n > atomic64_read(&sess->stats.max_outstanding_reqs))
+		atomic64_set(&sess->stats.max_outstanding_reqs, n);
+
+	c = rbd_check_cmd(r->buf, len, &q->lim);
+	if (c) {
+		rbdt_cmd_err(cmd, "refused command: %s\n", rbd_check_str(c));
+		atomic64_inc(&sess->stats.errors);
+		rbdt_send_local_rsp(cmd, SAM_STAT_CHECK_CONDITION);
+		return;
+	}
+	cmd->dir = req->dir;
+	cmd->nr_desc = le16_to_cpu(req->nr_desc);
+	if (le16_to_cpu(req->hdr.flags) & RBD_CMD_F_INVALIDATE) {
+		const struct rbd_desc *desc = (const void *)(req + 1);
+
+		cmd->invalidate = true;
+		cmd->inv_rkey = le32_to_cpu(desc[0].rkey);
+	}
+
+	if (READ_ONCE(sess->logout)) {
+		rbdt_send_local_rsp(cmd, SAM_STAT_BUSY);
+		return;
+	}
+
+	switch (req->dir) {
+	case RBD_DIR_WRITE:
+		dir = DMA_TO_DEVICE;
+		break;
+	case RBD_DIR_READ:
+		dir = DMA_FROM_DEVICE;
+		break;
+	default:
+		dir = DMA_NONE;
+		break;
+	}
+
+	memset(se_cmd, 0, sizeof(*se_cmd));
+	se_cmd->tag = cmd->tag;
+	if (target_init_cmd(se_cmd, sess->se_sess, cmd->sense,
+			    le64_to_cpu(req->lun), le32_to_cpu(req->data_length),
+			    rbdt_task_attr[req->task_attr], dir,
+			    TARGET_SCF_ACK_KREF)) {
+		/* The session is stopping. */
+		rbdt_send_local_rsp(cmd, SAM_STAT_BUSY);
+		return;
+	}
+	cmd->lio = true;
+	/* On failure LIO has sent CHECK CONDITION through queue_status. */
+	if (target_submit_prep(se_cmd, (unsigned char *)req->cdb, NULL, 0,
+			       NULL, 0, NULL, 0, GFP_KERNEL))
+		return;
+	target_submit(se_cmd);
+}
+
+/**
+ * rbdt_handle_cmd() - a SCSI_CMD capsule arrived on an I/O queue
+ * @q: The queue.
+ * @r: Its receive buffer.
+ * @len: Byte count of the receive completion.
+ *
+ * Capsules refused before their tag is known, and reused tags, disconnect
+ * the session; every other capsule is answered.
+ *
+ * Context: CQ work (process context).
+ */
+void rbdt_handle_cmd(struct rbdt_queue *q, struct rbdt_recv *r, u32 len)
+{
+	const struct rbd_cmd *req = r->buf;
+	struct rbdt_cmd *cmd;
+	unsigned long flags;
+	enum rbd_check c;
+	bool reused, wait;
+	u64 tag;
+
+	c = rbd_check_cmd(r->buf, len, &q->lim);
+	if (rbd_check_cmd_fatal(c)) {
+		pr_err_ratelimited("session %016llx %pISpc qid %u: refused command capsule: %s; disconnecting\n",
+				   q->sess->handle, &q->peer, q->qid,
+				   rbd_check_str(c));
+		atomic64_inc(&q->sess->stats.errors);
+		rbdt_queue_error(q);
+		return;
+	}
+	tag = le64_to_cpu(req->hdr.tag);
+	cmd = &q->cmds[rbd_tag_slot(tag)];
+
+	spin_lock_irqsave(&q->lock, flags);
+	reused = cmd->outstanding;
+	wait = false;
+	if (!reused) {
+		cmd->outstanding = true;
+		if (cmd->busy) {
+			cmd->pending = true;
+			cmd->pending_recv = r;
+			cmd->pending_len = len;
+			wait = true;
+		} else {
+			cmd->busy = true;
+		}
+	}
+	spin_unlock_irqrestore(&q->lock, flags);
+
+	if (reused) {
+		pr_err_ratelimited("session %016llx %pISpc qid %u tag %#llx: reused tag of an outstanding command; disconnecting\n",
+				   q->sess->handle, &q->peer, q->qid, tag);
+		atomic64_inc(&q->sess->stats.errors);
+		rbdt_queue_error(q);
+		return;
+	}
+	if (wait)
+		return;
+	cmd->tag = tag;
+	rbdt_start_cmd(cmd, r, len);
+}
+
+/**
+ * rbdt_pending_work() - start capsules that waited for their descriptor
+ * @work: &rbdt_queue.pending_work.
+ */
+void rbdt_pending_work(struct work_struct *work)
+{
+	struct rbdt_queue *q = container_of(work, struct rbdt_queue,
+					    pending_work);
+	unsigned long flags;
+	u32 i;
+
+	for (i = 0; i < q->depth; i++) {
+		struct rbdt_cmd *cmd = &q->cmds[i];
+		struct rbdt_recv *r;
+		bool start;
+		u32 len;
+
+		spin_lock_irqsave(&q->lock, flags);
+		start = cmd->start_pending;
+		cmd->start_pending = false;
+		r = cmd->pending_recv;
+		len = cmd->pending_len;
+		spin_unlock_irqrestore(&q->lock, flags);
+		if (!start)
+			continue;
+		cmd->tag = le64_to_cpu(((struct rbd_hdr *)r->buf)->tag);
+		rbdt_start_cmd(cmd, r, len);
+	}
+}
+
+/**
+ * rbdt_cmd_send_done() - completion of a SCSI response SEND
+ * @cq: The CQ.
+ * @wc: The work completion.
+ */
+void rbdt_cmd_send_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct rbdt_cmd *cmd = container_of(wc->wr_cqe, struct rbdt_cmd,
+					    send_cqe);
+	struct rbdt_queue *q = cmd->q;
+
+	if (wc->status != IB_WC_SUCCESS) {
+		if (wc->status != IB_WC_WR_FLUSH_ERR)
+			rbdt_cmd_err(cmd, "response send failed: %s\n",
+				     ib_wc_status_msg(wc->status));
+		rbdt_queue_error(q);
+	}
+	rbdt_sq_release(cmd);
+	if (!cmd->lio) {
+		rbdt_cmd_put_desc(cmd);
+		return;
+	}
+	if (cmd->aborted)
+		target_put_sess_cmd(&cmd->se_cmd);
+	else
+		transport_generic_free_cmd(&cmd->se_cmd, 0);
+}
+
+static void rbdt_read_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct rbdt_cmd *cmd = container_of(wc->wr_cqe, struct rbdt_cmd,
+					    read_cqe);
+
+	rbdt_sq_release(cmd);
+	rbdt_rw_destroy(cmd);
+	if (wc->status != IB_WC_SUCCESS) {
+		if (wc->status != IB_WC_WR_FLUSH_ERR)
+			rbdt_cmd_err(cmd, "RDMA READ failed: %s\n",
+				     ib_wc_status_msg(wc->status));
+		atomic64_inc(&cmd->q->sess->stats.errors);
+		rbdt_queue_error(cmd->q);
+		transport_generic_request_failure(&cmd->se_cmd,
+						  TCM_CHECK_CONDITION_ABORT_CMD);
+		return;
+	}
+	atomic64_add(cmd->se_cmd.data_length, &cmd->q->sess->stats.bytes_in);
+	target_execute_cmd(&cmd->se_cmd);
+}
+
+/**
+ * rbdt_write_pending() - fetch the data of a WRITE
+ * @se_cmd: The command; LIO has allocated its SGL.
+ *
+ * Return: 0, -EAGAIN/-ENOMEM to be called again later, or another error
+ * to fail the command.
+ */
+int rbdt_write_pending(struct se_cmd *se_cmd)
+{
+	struct rbdt_cmd *cmd = to_rbdt_cmd(se_cmd);
+	struct rbdt_queue *q = cmd->q;
+	struct ib_send_wr *first = NULL;
+	int n, i, ret;
+
+	if (!cmd->nr_desc) {
+		/* Inline data; the validator checked its length. */
+		sg_copy_from_buffer(se_cmd->t_data_sg, se_cmd->t_data_nents,
+				    (const void *)(cmd->req + 1),
+				    se_cmd->data_length);
+		atomic64_inc(&q->sess->stats.immd_writes);
+		atomic64_add(se_cmd->data_length, &q->sess->stats.bytes_in);
+		target_execute_cmd(se_cmd);
+		return 0;
+	}
+
+	n = rbdt_rw_init(cmd, DMA_FROM_DEVICE);
+	if (n < 0)
+		return n == -EAGAIN || n == -ENOMEM ? n : -EIO;
+	if (!cmd->nr_rw) {
+		target_execute_cmd(se_cmd);
+		return 0;
+	}
+	if (n > q->sq_rdma_total) {
+		rbdt_cmd_err(cmd, "needs %d work requests, the queue has %u\n",
+			     n, q->sq_rdma_total);
+		rbdt_rw_destroy(cmd);
+		return -EIO;
+	}
+	if (!rbdt_sq_reserve(cmd, n)) {
+		rbdt_rw_destroy(cmd);
+		return -EAGAIN;
+	}
+
+	cmd->read_cqe.done = rbdt_read_done;
+	for (i = cmd->nr_rw - 1; i >= 0; i--)
+		first = rdma_rw_ctx_wrs(&cmd->rw[i].ctx, q->qp, q->port_num,
+					first ? NULL : &cmd->read_cqe, first);
+	ret = rbdt_queue_post_send(q, first);
+	if (ret) {
+		/* Nothing or a flushed part posted; fail the command. */
+		if (ret != -ESHUTDOWN) {
+			rbdt_cmd_err(cmd, "posting RDMA READ failed (%d)\n", ret);
+			rbdt_queue_error(q);
+		}
+		rbdt_sq_release(cmd);
+		rbdt_rw_destroy(cmd);
+		return -EIO;
+	}
+	return 0;
+}
+
+/* Sense bytes to send: 8 + additional length, at most the buffer. */
+static u32 rbdt_sense_len(struct se_cmd *se_cmd)
+{
+	u32 len;
+
+	if (!(se_cmd->se_cmd_flags &
+	      (SCF_TRANSPORT_TASK_SENSE | SCF_EMULATED_TASK_SENSE)) ||
+	    !se_cmd->scsi_sense_length)
+		return 0;
+	len = 8 + ((u8 *)se_cmd->sense_buffer)[7];
+	return min3(len, (u32)se_cmd->scsi_sense_length,
+		    (u32)RBD_MAX_SENSE_LEN);
+}
+
+static void rbdt_build_lio_rsp(struct rbdt_cmd *cmd, u32 imm_len)
+{
+	struct se_cmd *se_cmd = &cmd->se_cmd;
+	u32 residual = 0;
+	u16 flags = 0;
+
+	if (se_cmd->se_cmd_flags & SCF_UNDERFLOW_BIT) {
+		flags = RBD_RSP_F_UNDERFLOW;
+		residual = se_cmd->residual_count;
+	} else if (se_cmd->se_cmd_flags & SCF_OVERFLOW_BIT) {
+		flags = RBD_RSP_F_OVERFLOW;
+		residual = se_cmd->residual_count;
+	}
+	if (!residual)
+		flags = 0;
+	rbdt_build_rsp(cmd, se_cmd->scsi_status, se_cmd->sense_buffer,
+		       rbdt_sense_len(se_cmd), imm_len, flags, residual);
+}
+
+/* Post a LIO response; on failure drop the ACK reference at once. */
+static void rbdt_post_lio_rsp(struct rbdt_cmd *cmd, struct ib_send_wr *first)
+{
+	if (rbdt_post_rsp(cmd, first)) {
+		rbdt_sq_release(cmd);
+		target_put_sess_cmd(&cmd->se_cmd);
+	}
+}
+
+/**
+ * rbdt_queue_data_in() - send the data and GOOD status of a READ
+ * @se_cmd: The command.
+ *
+ * Return: 0, or -EAGAIN/-ENOMEM to be called again later.
+ */
+int rbdt_queue_data_in(struct se_cmd *se_cmd)
+{
+	struct rbdt_cmd *cmd = to_rbdt_cmd(se_cmd);
+	struct rbdt_queue *q = cmd->q;
+	struct ib_send_wr *first = &cmd->send_wr;
+	u32 imm_len = 0;
+	int n, i;
+
+	if (!cmd->nr_desc) {
+		/* Immediate read; the validator bounded data_length. */
+		imm_len = min(se_cmd->data_length, q->lim.imm_read_size);
+		sg_copy_to_buffer(se_cmd->t_data_sg, se_cmd->t_data_nents,
+				  (u8 *)cmd->rsp + sizeof(struct rbd_rsp),
+				  imm_len);
+		atomic64_inc(&q->sess->stats.immd_reads);
+		atomic64_add(imm_len, &q->sess->stats.bytes_out);
+		rbdt_build_lio_rsp(cmd, imm_len);
+		rbdt_post_lio_rsp(cmd, first);
+		return 0;
+	}
+
+	n = rbdt_rw_init(cmd, DMA_TO_DEVICE);
+	if (n == -EAGAIN || n == -ENOMEM)
+		return n;
+	if (n < 0 || n > q->sq_rdma_total) {
+		rbdt_cmd_err(cmd, "cannot map the read data (%d)\n", n);
+		rbdt_rw_destroy(cmd);
+		atomic64_inc(&q->sess->stats.errors);
+		/* Status without data: the initiator sees CHECK CONDITION. */
+		rbdt_build_rsp(cmd, SAM_STAT_CHECK_CONDITION, NULL, 0, 0, 0, 0);
+		rbdt_post_lio_rsp(cmd, first);
+		return 0;
+	}
+	if (n && !rbdt_sq_reserve(cmd, n)) {
+		rbdt_rw_destroy(cmd);
+		return -EAGAIN;
+	}
+	rbdt_build_lio_rsp(cmd, 0);
+	for (i = cmd->nr_rw - 1; i >= 0; i--)
+		first = rdma_rw_ctx_wrs(&cmd->rw[i].ctx, q->qp, q->port_num,
+					NULL, first);
+	atomic64_add(se_cmd->data_length, &q->sess->stats.bytes_out);
+	rbdt_post_lio_rsp(cmd, first);
+	return 0;
+}
+
+/**
+ * rbdt_queue_status() - send a status-only response
+ * @se_cmd: The command.
+ *
+ * Return: 0.
+ */
+int rbdt_queue_status(struct se_cmd *se_cmd)
+{
+	struct rbdt_cmd *cmd = to_rbdt_cmd(se_cmd);
+
+	rbdt_build_lio_rsp(cmd, 0);
+	rbdt_post_lio_rsp(cmd, &cmd->send_wr);
+	return 0;
+}
+
+/**
+ * rbdt_queue_tm_rsp() - TMR response; rbdt submits no TMRs yet
+ * @se_cmd: The TMR.
+ */
+void rbdt_queue_tm_rsp(struct se_cmd *se_cmd)
+{
+}
+
+/**
+ * rbdt_aborted_task() - LIO aborted a command without TAS
+ * @se_cmd: The command.
+ *
+ * The protocol answers every accepted command: send TASK ABORTED. Core
+ * drops the ACK reference after this returns, so an extra one keeps the
+ * descriptor until the SEND completed.
+ */
+void rbdt_aborted_task(struct se_cmd *se_cmd)
+{
+	struct rbdt_cmd *cmd = to_rbdt_cmd(se_cmd);
+
+	rbdt_sq_release(cmd);
+	if (!kref_get_unless_zero(&se_cmd->cmd_kref)) {
+		rbdt_cmd_answered(cmd);
+		return;
+	}
+	cmd->aborted = true;
+	rbdt_build_rsp(cmd, SAM_STAT_TASK_ABORTED, NULL, 0, 0, 0, 0);
+	if (rbdt_post_rsp(cmd, &cmd->send_wr))
+		target_put_sess_cmd(se_cmd);
+}
+
+/**
+ * rbdt_check_stop_free() - drop the reference of the queue_* call
+ * @se_cmd: The command.
+ *
+ * Return: 1 if the command was released.
+ */
+int rbdt_check_stop_free(struct se_cmd *se_cmd)
+{
+	return target_put_sess_cmd(se_cmd);
+}
+
+/**
+ * rbdt_release_cmd() - LIO is done with a command
+ * @se_cmd: The command.
+ *
+ * Context: Any; does not sleep.
+ */
+void rbdt_release_cmd(struct se_cmd *se_cmd)
+{
+	struct rbdt_cmd *cmd = to_rbdt_cmd(se_cmd);
+	struct rbdt_recv *r = cmd->recv;
+
+	rbdt_rw_destroy(cmd);
+	rbdt_sq_release(cmd);
+	if (r) {
+		/* Never answered (session teardown): give the buffer back. */
+		cmd->recv = NULL;
+		rbdt_queue_post_recv(cmd->q, r);
+		rbdt_cmd_answered(cmd);
+	}
+	cmd->lio = false;
+	rbdt_cmd_put_desc(cmd);
+}
+
+/**
+ * rbdt_get_cmd_state() - for LIO's debug messages
+ * @se_cmd: The command.
+ *
+ * Return: 0.
+ */
+int rbdt_get_cmd_state(struct se_cmd *se_cmd)
+{
+	return 0;
+}

@@ -1,0 +1,1535 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rbd-client: a userspace rbd protocol client (librdmacm + libibverbs) for
+ * testing rbdt independently of the kernel initiator.
+ *
+ *   rbd-client -a ADDR [-s SRCADDR] -t TARGET -i INITIATOR [-l LUN] [-p PORT]
+ *              [-Q NQUEUES] [-d DEPTH] COMMAND...
+ *
+ * Commands run in order on one session (connect + LOGIN first):
+ *   login                       print the grants
+ *   inquiry                     standard INQUIRY
+ *   readcap                     READ CAPACITY(16)
+ *   write LBA FILE [MODE]       write FILE; MODE desc (default), multi, inline
+ *   read LBA NBLK FILE [MODE]   read into FILE; MODE desc, multi, imm
+ *   verify LBA NBLK             write patterns in every mode, read back in
+ *                               every mode, over every queue, compare
+ *   io SECONDS                  write/read/verify loop until done or error
+ *   nop                         NOP on queue 0
+ *   tmf FUNCTION                TMF with a function number
+ *   logout                      LOGOUT
+ *   hostile                     every malformed capsule of protocol.rst,
+ *                               each on a fresh session; reports answers
+ *
+ * Exit status: 0 success; 1 usage or local error; 2 connection or login
+ * refused; 3 disconnected by the target or protocol error; 4 SCSI error
+ * or data mismatch; 5 a hostile case got an undocumented answer.
+ */
+
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <netdb.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <infiniband/verbs.h>
+#include <rdma/rdma_cma.h>
+
+#include "rbd/rbd_proto.h"
+#include "rbd/rbd_proto_check.h"
+
+#define EX_OK		0
+#define EX_USAGE	1
+#define EX_REFUSED	2
+#define EX_DISC		3
+#define EX_SCSI		4
+#define EX_HOSTILE	5
+
+#define TIMEOUT_MS	10000
+#define MAX_QUEUES	16
+
+struct queue {
+	struct rdma_cm_id *id;
+	struct ibv_pd *pd;
+	struct ibv_comp_channel *ch;
+	struct ibv_cq *cq;
+	struct ibv_mr *recv_mr, *send_mr, *data_mr;
+	uint8_t *recv_buf, *send_buf, *data;
+	uint32_t recv_size, send_size, nrecv, nsend, data_size;
+	uint16_t qid, depth;
+	uint32_t next_slot;
+	uint16_t gen;
+	struct rbd_check_limits lim;
+	bool dead;
+};
+
+static struct {
+	const char *addr, *port, *target, *initiator, *src;
+	uint64_t lun;
+	int nqueues;
+	int depth;
+	uint64_t features;
+	int verbose;
+	struct rdma_event_channel *ech;
+	struct queue q[MAX_QUEUES + 1];
+	int nq;		/* I/O queues connected */
+	struct rbd_login_req login;
+	struct rbd_login_rsp grant;
+	uint32_t block_size;
+	uint64_t nblocks;
+	/* Last response */
+	uint8_t status;
+	uint8_t sense[RBD_MAX_SENSE_LEN];
+	uint32_t sense_len, imm_len, residual;
+	uint16_t rsp_flags;
+	uint8_t imm[RBD_MAX_IMM_READ];
+	uint16_t last_reject;
+} g = {
+	.port = "65000",
+	.nqueues = 1,
+	.depth = 16,
+};
+
+static void vlog(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!g.verbose)
+		return;
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+}
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Wait for a CM event; returns it (ack with rdma_ack_cm_event) or NULL. */
+static struct rdma_cm_event *get_event(int timeout_ms)
+{
+	struct rdma_cm_event *ev;
+	struct pollfd p = { .fd = g.ech->fd, .events = POLLIN };
+
+	if (poll(&p, 1, timeout_ms) <= 0)
+		return NULL;
+	if (rdma_get_cm_event(g.ech, &ev))
+		return NULL;
+	return ev;
+}
+
+/* Handle a CM event that arrived while not expected. */
+static void stray_event(struct rdma_cm_event *ev)
+{
+	int i;
+
+	vlog("cm event %s on %p\n", rdma_event_str(ev->event), ev->id);
+	if (ev->event == RDMA_CM_EVENT_DISCONNECTED ||
+	    ev->event == RDMA_CM_EVENT_DEVICE_REMOVAL ||
+	    ev->event == RDMA_CM_EVENT_TIMEWAIT_EXIT) {
+		for (i = 0; i <= MAX_QUEUES; i++)
+			if (g.q[i].id == ev->id)
+				g.q[i].dead = true;
+	}
+	rdma_ack_cm_event(ev);
+}
+
+static void drain_cm_events(void)
+{
+	struct rdma_cm_event *ev;
+
+	while ((ev = get_event(0)))
+		stray_event(ev);
+}
+
+static int post_recv(struct queue *q, uint32_t i)
+{
+	struct ibv_sge sge = {
+		.addr = (uintptr_t)(q->recv_buf + (size_t)i * q->recv_size),
+		.length = q->recv_size,
+		.lkey = q->recv_mr->lkey,
+	};
+	struct ibv_recv_wr wr = { .wr_id = i, .sg_list = &sge, .num_sge = 1 };
+	struct ibv_recv_wr *bad;
+
+	return ibv_post_recv(q->id->qp, &wr, &bad);
+}
+
+static void queue_free(struct queue *q)
+{
+	if (q->id && q->id->qp)
+		rdma_destroy_qp(q->id);
+	if (q->recv_mr)
+		ibv_dereg_mr(q->recv_mr);
+	if (q->send_mr)
+		ibv_dereg_mr(q->send_mr);
+	if (q->data_mr)
+		ibv_dereg_mr(q->data_mr);
+	if (q->cq)
+		ibv_destroy_cq(q->cq);
+	if (q->ch)
+		ibv_destroy_comp_channel(q->ch);
+	if (q->pd)
+		ibv_dealloc_pd(q->pd);
+	if (q->id)
+		rdma_destroy_id(q->id);
+	free(q->recv_buf);
+	free(q->send_buf);
+	free(q->data);
+	memset(q, 0, sizeof(*q));
+}
+
+static void disconnect_all(void)
+{
+	int i;
+
+	for (i = 0; i <= MAX_QUEUES; i++)
+		if (g.q[i].id)
+			rdma_disconnect(g.q[i].id);
+	drain_cm_events();
+	for (i = 0; i <= MAX_QUEUES; i++)
+		if (g.q[i].id)
+			queue_free(&g.q[i]);
+	g.nq = 0;
+}
+
+/*
+ * Connect queue @qid with connect request @req (already in wire format).
+ * Returns 0, EX_REFUSED (reject; g.last_reject holds the reason) or
+ * EX_DISC/EX_USAGE on other failures.
+ */
+static int queue_connect(struct queue *q, const struct rbd_cm_req *req,
+			 uint32_t recv_size, uint32_t nrecv, uint32_t data_size)
+{
+	struct rdma_conn_param param = {};
+	struct ibv_qp_init_attr attr = {};
+	struct ibv_device_attr dattr;
+	struct rdma_cm_event *ev;
+	struct addrinfo *ai, hints = { .ai_socktype = SOCK_STREAM };
+	uint32_t i;
+	int ret;
+
+	q->qid = rbd_le16(req->qid);
+	q->depth = rbd_le16(req->queue_depth);
+	q->recv_size = recv_size;
+	q->nrecv = nrecv;
+	q->send_size = RBD_CTRL_CAPSULE_MAX > rbd_cmd_capsule_max(RBD_MAX_INLINE_WRITE, RBD_MAX_DESC) ?
+		       RBD_CTRL_CAPSULE_MAX : rbd_cmd_capsule_max(RBD_MAX_INLINE_WRITE, RBD_MAX_DESC);
+	q->nsend = (q->depth ? q->depth : 0) + RBD_CTRL_SLOTS + 4;
+	q->data_size = data_size;
+
+	if (getaddrinfo(g.addr, g.port, &hints, &ai)) {
+		fprintf(stderr, "cannot resolve %s\n", g.addr);
+		return EX_USAGE;
+	}
+	if (rdma_create_id(g.ech, &q->id, q, RDMA_PS_TCP)) {
+		perror("rdma_create_id");
+		freeaddrinfo(ai);
+		return EX_USAGE;
+	}
+	if (g.src) {
+		struct addrinfo *sai;
+
+		if (getaddrinfo(g.src, NULL, &hints, &sai)) {
+			fprintf(stderr, "cannot resolve %s\n", g.src);
+			freeaddrinfo(ai);
+			return EX_USAGE;
+		}
+		ret = rdma_resolve_addr(q->id, sai->ai_addr, ai->ai_addr, 2000);
+		freeaddrinfo(sai);
+	} else {
+		ret = rdma_resolve_addr(q->id, NULL, ai->ai_addr, 2000);
+	}
+	freeaddrinfo(ai);
+	if (ret) {
+		perror("rdma_resolve_addr");
+		return EX_USAGE;
+	}
+	ev = get_event(TIMEOUT_MS);
+	if (!ev || ev->event != RDMA_CM_EVENT_ADDR_RESOLVED) {
+		fprintf(stderr, "address resolution failed (%s)\n",
+			ev ? rdma_event_str(ev->event) : "timeout");
+		if (ev)
+			rdma_ack_cm_event(ev);
+		return EX_USAGE;
+	}
+	rdma_ack_cm_event(ev);
+	if (rdma_resolve_route(q->id, 2000)) {
+		perror("rdma_resolve_route");
+		return EX_USAGE;
+	}
+	ev = get_event(TIMEOUT_MS);
+	if (!ev || ev->event != RDMA_CM_EVENT_ROUTE_RESOLVED) {
+		fprintf(stderr, "route resolution failed\n");
+		if (ev)
+			rdma_ack_cm_event(ev);
+		return EX_USAGE;
+	}
+	rdma_ack_cm_event(ev);
+
+	q->pd = ibv_alloc_pd(q->id->verbs);
+	q->ch = ibv_create_comp_channel(q->id->verbs);
+	q->cq = q->ch ? ibv_create_cq(q->id->verbs, 2 * (nrecv + q->nsend) + 8,
+				      NULL, q->ch, 0) : NULL;
+	q->recv_buf = aligned_alloc(4096, (size_t)nrecv * recv_size + 4096);
+	q->send_buf = aligned_alloc(4096, (size_t)q->nsend * q->send_size);
+	q->data = aligned_alloc(4096, data_size ? data_size : 4096);
+	if (!q->pd || !q->cq || !q->recv_buf || !q->send_buf || !q->data) {
+		fprintf(stderr, "out of resources\n");
+		return EX_USAGE;
+	}
+	memset(q->data, 0, data_size ? data_size : 4096);
+	q->recv_mr = ibv_reg_mr(q->pd, q->recv_buf, (size_t)nrecv * recv_size,
+				IBV_ACCESS_LOCAL_WRITE);
+	q->send_mr = ibv_reg_mr(q->pd, q->send_buf,
+				(size_t)q->nsend * q->send_size,
+				IBV_ACCESS_LOCAL_WRITE);
+	q->data_mr = ibv_reg_mr(q->pd, q->data, data_size ? data_size : 4096,
+				IBV_ACCESS_LOCAL_WRITE |
+				IBV_ACCESS_REMOTE_READ |
+				IBV_ACCESS_REMOTE_WRITE);
+	if (!q->recv_mr || !q->send_mr || !q->data_mr) {
+		perror("ibv_reg_mr");
+		return EX_USAGE;
+	}
+	ibv_req_notify_cq(q->cq, 0);
+
+	attr.send_cq = q->cq;
+	attr.recv_cq = q->cq;
+	attr.qp_type = IBV_QPT_RC;
+	attr.cap.max_send_wr = q->nsend;
+	attr.cap.max_recv_wr = nrecv;
+	attr.cap.max_send_sge = 1;
+	attr.cap.max_recv_sge = 1;
+	if (rdma_create_qp(q->id, q->pd, &attr)) {
+		perror("rdma_create_qp");
+		return EX_USAGE;
+	}
+	for (i = 0; i < nrecv; i++)
+		if (post_recv(q, i)) {
+			perror("ibv_post_recv");
+			return EX_USAGE;
+		}
+
+	if (ibv_query_device(q->id->verbs, &dattr))
+		dattr.max_qp_rd_atom = 1;
+	param.private_data = req;
+	param.private_data_len = sizeof(*req);
+	param.responder_resources = dattr.max_qp_rd_atom ? dattr.max_qp_rd_atom : 1;
+	param.initiator_depth = 0;
+	param.retry_count = 7;
+	param.rnr_retry_count = 7;
+	if (rdma_connect(q->id, &param)) {
+		perror("rdma_connect");
+		return EX_USAGE;
+	}
+	for (;;) {
+		ev = get_event(TIMEOUT_MS);
+		if (!ev) {
+			fprintf(stderr, "qid %u: connect timed out\n", q->qid);
+			return EX_DISC;
+		}
+		if (ev->id != q->id) {
+			stray_event(ev);
+			continue;
+		}
+		break;
+	}
+	if (ev->event == RDMA_CM_EVENT_ESTABLISHED) {
+		struct rbd_cm_rep rep;
+		enum rbd_check c;
+
+		c = rbd_check_cm_rep(ev->param.conn.private_data,
+				     ev->param.conn.private_data_len, req,
+				     &rep);
+		rdma_ack_cm_event(ev);
+		if (c) {
+			printf("qid %u: bad connect reply: %s\n", q->qid,
+			       rbd_check_str(c));
+			return EX_DISC;
+		}
+		vlog("qid %u connected\n", q->qid);
+		return 0;
+	}
+	if (ev->event == RDMA_CM_EVENT_REJECTED) {
+		struct rbd_cm_rej rej;
+		uint8_t len = ev->param.conn.private_data_len;
+
+		if (!rbd_check_cm_rej(ev->param.conn.private_data, len, &rej)) {
+			g.last_reject = rbd_le16(rej.reason);
+			printf("qid %u: connection rejected: %s (%u)\n", q->qid,
+			       rbd_reject_str(g.last_reject), g.last_reject);
+		} else {
+			g.last_reject = 0;
+			printf("qid %u: connection rejected without rbd data (status %d)\n",
+			       q->qid, ev->status);
+		}
+		rdma_ack_cm_event(ev);
+		return EX_REFUSED;
+	}
+	printf("qid %u: connect failed: %s\n", q->qid,
+	       rdma_event_str(ev->event));
+	rdma_ack_cm_event(ev);
+	return EX_DISC;
+}
+
+static uint8_t *send_slot(struct queue *q, uint32_t i)
+{
+	return q->send_buf + (size_t)(i % q->nsend) * q->send_size;
+}
+
+static int post_send(struct queue *q, void *buf, uint32_t len)
+{
+	struct ibv_sge sge = {
+		.addr = (uintptr_t)buf,
+		.length = len,
+		.lkey = q->send_mr->lkey,
+	};
+	struct ibv_send_wr wr = {
+		.wr_id = 0x5e5d,
+		.sg_list = &sge,
+		.num_sge = 1,
+		.opcode = IBV_WR_SEND,
+		.send_flags = IBV_SEND_SIGNALED,
+	};
+	struct ibv_send_wr *bad;
+
+	return ibv_post_send(q->id->qp, &wr, &bad);
+}
+
+/*
+ * Wait for the next received capsule on @q. Returns its length and sets
+ * *@buf, -1 on disconnect or error, -2 on timeout. The caller reposts
+ * receive *@idx when done.
+ */
+static int wait_recv(struct queue *q, uint8_t **buf, uint32_t *idx,
+		     int timeout_ms)
+{
+	uint64_t end = now_ms() + timeout_ms;
+	struct ibv_wc wc;
+
+	for (;;) {
+		struct pollfd p[2] = {
+			{ .fd = q->ch->fd, .events = POLLIN },
+			{ .fd = g.ech->fd, .events = POLLIN },
+		};
+		int n, left;
+
+		while ((n = ibv_poll_cq(q->cq, 1, &wc)) > 0) {
+			if (wc.status != IBV_WC_SUCCESS) {
+				vlog("qid %u: completion error %s\n", q->qid,
+				     ibv_wc_status_str(wc.status));
+				q->dead = true;
+				return -1;
+			}
+			if (wc.opcode & IBV_WC_RECV) {
+				*idx = wc.wr_id;
+				*buf = q->recv_buf + (size_t)wc.wr_id * q->recv_size;
+				return wc.byte_len;
+			}
+		}
+		if (q->dead)
+			return -1;
+		left = (int)(end - now_ms());
+		if (left <= 0)
+			return -2;
+		if (poll(p, 2, left) <= 0)
+			continue;
+		if (p[1].revents) {
+			struct rdma_cm_event *ev = get_event(0);
+
+			if (ev)
+				stray_event(ev);
+		}
+		if (p[0].revents) {
+			struct ibv_cq *cq;
+			void *ctx;
+
+			if (!ibv_get_cq_event(q->ch, &cq, &ctx)) {
+				ibv_ack_cq_events(cq, 1);
+				ibv_req_notify_cq(cq, 0);
+			}
+		}
+	}
+}
+
+static uint64_t next_tag(struct queue *q, uint32_t nslots)
+{
+	uint32_t slot = q->next_slot++ % nslots;
+
+	if (!slot)
+		q->gen++;
+	return rbd_tag(q->qid, q->gen, slot);
+}
+
+/* Control request on queue @q; returns the response length or -1/-2. */
+static int ctrl_request(struct queue *q, void *req, uint32_t len,
+			uint8_t *rsp, uint32_t rsp_max)
+{
+	uint8_t *buf;
+	uint32_t idx;
+	int n;
+
+	memcpy(send_slot(q, 0), req, len);
+	if (post_send(q, send_slot(q, 0), len))
+		return -1;
+	n = wait_recv(q, &buf, &idx, TIMEOUT_MS);
+	if (n < 0)
+		return n;
+	memcpy(rsp, buf, (uint32_t)n < rsp_max ? (uint32_t)n : rsp_max);
+	post_recv(q, idx);
+	return n;
+}
+
+static void fill_hdr(struct rbd_hdr *h, uint8_t op, uint32_t len, uint64_t tag)
+{
+	h->opcode = op;
+	h->version = RBD_PROTO_VERSION;
+	h->flags = 0;
+	h->length = rbd_cpu_to_le32(len);
+	h->tag = rbd_cpu_to_le64(tag);
+}
+
+static void fill_cm_req(struct rbd_cm_req *r, uint16_t qid, uint16_t depth,
+			uint64_t features, uint64_t handle)
+{
+	memset(r, 0, sizeof(*r));
+	r->magic = rbd_cpu_to_le32(RBD_CM_MAGIC);
+	r->version = rbd_cpu_to_le16(RBD_PROTO_VERSION);
+	r->length = rbd_cpu_to_le16(sizeof(*r));
+	r->qid = rbd_cpu_to_le16(qid);
+	r->queue_depth = rbd_cpu_to_le16(depth);
+	r->features = rbd_cpu_to_le64(features);
+	r->session_handle = rbd_cpu_to_le64(handle);
+}
+
+/* Connect queue 0, LOGIN, connect the I/O queues. */
+static int session_open(int nqueues)
+{
+	struct rbd_login_req *req = &g.login;
+	struct rbd_cm_req cr;
+	uint8_t rsp[RBD_CTRL_CAPSULE_MAX];
+	enum rbd_check c;
+	int ret, i, n;
+	uint16_t status;
+
+	fill_cm_req(&cr, 0, 0, g.features, 0);
+	ret = queue_connect(&g.q[0], &cr, RBD_CTRL_CAPSULE_MAX, RBD_CTRL_SLOTS,
+			    0);
+	if (ret)
+		return ret;
+
+	memset(req, 0, sizeof(*req));
+	fill_hdr(&req->hdr, RBD_OP_LOGIN, sizeof(*req),
+		 next_tag(&g.q[0], RBD_CTRL_SLOTS));
+	req->features = rbd_cpu_to_le64(g.features);
+	req->lun = rbd_cpu_to_le64(g.lun);
+	req->max_io_bytes = rbd_cpu_to_le32(RBD_DEFAULT_MAX_IO_BYTES);
+	req->inline_write_size = rbd_cpu_to_le32(RBD_DEFAULT_INLINE_WRITE);
+	req->imm_read_size = rbd_cpu_to_le32(RBD_DEFAULT_IMM_READ);
+	req->keepalive_ms = 0;
+	req->queue_depth = rbd_cpu_to_le16(g.depth);
+	req->nr_queues = rbd_cpu_to_le16(nqueues);
+	req->max_desc = rbd_cpu_to_le16(RBD_DEFAULT_MAX_DESC);
+	snprintf(req->initiator_name, sizeof(req->initiator_name), "%s",
+		 g.initiator);
+	snprintf(req->target_name, sizeof(req->target_name), "%s", g.target);
+
+	n = ctrl_request(&g.q[0], req, sizeof(*req), rsp, sizeof(rsp));
+	if (n < 0) {
+		printf("login: disconnected without an answer\n");
+		return EX_DISC;
+	}
+	c = rbd_check_login_rsp(rsp, n, req);
+	if (c) {
+		printf("login: malformed LOGIN_RSP: %s\n", rbd_check_str(c));
+		return EX_DISC;
+	}
+	memcpy(&g.grant, rsp, sizeof(g.grant));
+	status = rbd_le16(g.grant.status);
+	if (status) {
+		g.last_reject = status;
+		printf("login refused: %s (%u)\n", rbd_reject_str(status),
+		       status);
+		return EX_REFUSED;
+	}
+	vlog("logged in, handle %016llx\n",
+	     (unsigned long long)rbd_le64(g.grant.session_handle));
+
+	for (i = 1; i <= nqueues && i <= rbd_le16(g.grant.nr_queues); i++) {
+		uint16_t depth = rbd_le16(g.grant.queue_depth);
+		struct queue *q = &g.q[i];
+
+		fill_cm_req(&cr, i, depth, rbd_le64(g.grant.features),
+			    rbd_le64(g.grant.session_handle));
+		ret = queue_connect(q, &cr,
+				    rbd_rsp_capsule_max(rbd_le32(g.grant.imm_read_size)),
+				    depth + RBD_CTRL_SLOTS,
+				    rbd_le32(g.grant.max_io_bytes));
+		if (ret)
+			return ret;
+		rbd_check_limits_init(&q->lim, &g.grant, i, depth);
+		g.nq = i;
+	}
+	return 0;
+}
+
+enum mode { M_DESC, M_MULTI, M_INLINE, M_IMM, M_NONE };
+
+static const char *mode_str[] = { "desc", "multi", "inline", "imm", "none" };
+
+/*
+ * Build a SCSI command capsule in @buf. Data for M_INLINE is taken from
+ * @q->data. Returns the capsule length.
+ */
+static uint32_t build_cmd(struct queue *q, uint8_t *buf, uint64_t tag,
+			  const uint8_t *cdb, uint8_t cdb_len, uint8_t dir,
+			  uint32_t len, enum mode m)
+{
+	struct rbd_cmd *cmd = (struct rbd_cmd *)buf;
+	struct rbd_desc *d = (struct rbd_desc *)(cmd + 1);
+	uint32_t clen = sizeof(*cmd), off = 0, i, nd = 0;
+
+	memset(cmd, 0, sizeof(*cmd));
+	cmd->lun = rbd_cpu_to_le64(g.lun);
+	cmd->data_length = rbd_cpu_to_le32(len);
+	cmd->dir = dir;
+	cmd->task_attr = RBD_TASK_SIMPLE;
+	cmd->cdb_len = cdb_len;
+	memcpy(cmd->cdb, cdb, cdb_len);
+	if (len && m == M_DESC) {
+		nd = 1;
+		d[0].addr = rbd_cpu_to_le64((uintptr_t)q->data);
+		d[0].rkey = rbd_cpu_to_le32(q->data_mr->rkey);
+		d[0].len = rbd_cpu_to_le32(len);
+	} else if (len && m == M_MULTI) {
+		/* Uneven pieces, not block aligned, in reverse order. */
+		uint32_t max = q->lim.max_desc < 4 ? q->lim.max_desc : 4;
+		uint32_t piece[4], rest = len;
+
+		for (i = 0; i < max && rest; i++) {
+			piece[i] = i == max - 1 ? rest : (rest / 3 ? rest / 3 + 5 : rest);
+			if (piece[i] > rest)
+				piece[i] = rest;
+			rest -= piece[i];
+			nd++;
+		}
+		/* Descriptor i covers stream bytes [off, off + piece[i]). */
+		for (i = 0; i < nd; i++) {
+			d[i].addr = rbd_cpu_to_le64((uintptr_t)q->data + off);
+			d[i].rkey = rbd_cpu_to_le32(q->data_mr->rkey);
+			d[i].len = rbd_cpu_to_le32(piece[i]);
+			off += piece[i];
+		}
+	} else if (len && m == M_INLINE) {
+		memcpy(cmd + 1, q->data, len);
+		clen += len;
+	}
+	cmd->nr_desc = rbd_cpu_to_le16(nd);
+	clen += nd * sizeof(*d);
+	fill_hdr(&cmd->hdr, RBD_OP_SCSI_CMD, clen, tag);
+	return clen;
+}
+
+/*
+ * Wait for the SCSI response of @tag on @q. Returns 0 (g.status etc. set),
+ * EX_DISC on disconnect or malformed response.
+ */
+static int wait_rsp(struct queue *q, uint64_t tag, int timeout_ms)
+{
+	uint8_t *buf;
+	uint32_t idx;
+	int n;
+
+	for (;;) {
+		const struct rbd_rsp *rsp;
+		enum rbd_check c;
+
+		n = wait_recv(q, &buf, &idx, timeout_ms);
+		if (n == -2)
+			return -2;
+		if (n < 0)
+			return EX_DISC;
+		c = rbd_check_response(buf, n, &q->lim, NULL);
+		if (c) {
+			printf("qid %u: malformed response: %s\n", q->qid,
+			       rbd_check_str(c));
+			post_recv(q, idx);
+			return EX_DISC;
+		}
+		rsp = (const struct rbd_rsp *)buf;
+		if (rsp->hdr.opcode != RBD_OP_SCSI_RSP ||
+		    rbd_le64(rsp->hdr.tag) != tag) {
+			vlog("qid %u: unexpected capsule %s tag %llx\n", q->qid,
+			     rbd_opcode_str(rsp->hdr.opcode),
+			     (unsigned long long)rbd_le64(rsp->hdr.tag));
+			post_recv(q, idx);
+			continue;
+		}
+		g.status = rsp->status;
+		g.imm_len = rbd_le32(rsp->imm_len);
+		g.sense_len = rbd_le16(rsp->sense_len);
+		g.residual = rbd_le32(rsp->residual);
+		g.rsp_flags = rbd_le16(rsp->hdr.flags);
+		memcpy(g.imm, rsp + 1, g.imm_len);
+		memcpy(g.sense, (const uint8_t *)(rsp + 1) + g.imm_len,
+		       g.sense_len);
+		post_recv(q, idx);
+		return 0;
+	}
+}
+
+/* Run one SCSI command on @q; data in/out through q->data. */
+static int scsi_once(struct queue *q, const uint8_t *cdb, uint8_t cdb_len,
+		     uint8_t dir, uint32_t len, enum mode m)
+{
+	uint64_t tag = next_tag(q, q->depth);
+	uint8_t *buf = send_slot(q, tag);
+	uint32_t clen;
+	int ret;
+
+	clen = build_cmd(q, buf, tag, cdb, cdb_len, dir, len, m);
+	if (post_send(q, buf, clen))
+		return EX_DISC;
+	ret = wait_rsp(q, tag, TIMEOUT_MS);
+	if (ret == -2) {
+		printf("qid %u: no response within %d ms\n", q->qid, TIMEOUT_MS);
+		return EX_DISC;
+	}
+	if (ret)
+		return ret;
+	if (m == M_IMM && dir == RBD_DIR_READ)
+		memcpy(q->data, g.imm, g.imm_len);
+	return 0;
+}
+
+/* Run a command, retrying it after a UNIT ATTENTION as initiators do. */
+static int scsi(struct queue *q, const uint8_t *cdb, uint8_t cdb_len,
+		uint8_t dir, uint32_t len, enum mode m)
+{
+	int ret, i;
+
+	for (i = 0; i < 4; i++) {
+		ret = scsi_once(q, cdb, cdb_len, dir, len, m);
+		if (ret || g.status != 2 || g.sense_len < 14 ||
+		    (g.sense[2] & 0xf) != 6)
+			break;
+		vlog("unit attention %02x/%02x; retrying\n", g.sense[12],
+		     g.sense[13]);
+	}
+	return ret;
+}
+
+static int check_good(const char *what)
+{
+	if (g.status == 0)
+		return 0;
+	if (g.sense_len >= 14)
+		printf("%s: status %#x sense key %#x asc/ascq %02x/%02x\n",
+		       what, g.status, g.sense[2] & 0xf, g.sense[12],
+		       g.sense[13]);
+	else
+		printf("%s: status %#x\n", what, g.status);
+	return EX_SCSI;
+}
+
+static int cmd_inquiry(void)
+{
+	uint8_t cdb[6] = { 0x12, 0, 0, 0, 96, 0 };
+	int ret;
+
+	ret = scsi(&g.q[1], cdb, 6, RBD_DIR_READ, 96, M_DESC);
+	if (ret || (ret = check_good("INQUIRY")))
+		return ret;
+	printf("inquiry: type %u vendor '%.8s' product '%.16s'\n",
+	       g.q[1].data[0] & 0x1f, g.q[1].data + 8, g.q[1].data + 16);
+	return 0;
+}
+
+static int cmd_readcap(bool quiet)
+{
+	uint8_t cdb[16] = { 0x9e, 0x10, [13] = 32 };
+	uint8_t *d = g.q[1].data;
+	int ret, i;
+
+	ret = scsi(&g.q[1], cdb, 16, RBD_DIR_READ, 32, M_IMM);
+	if (ret || (ret = check_good("READ CAPACITY(16)")))
+		return ret;
+	g.nblocks = 0;
+	for (i = 0; i < 8; i++)
+		g.nblocks = g.nblocks << 8 | d[i];
+	g.nblocks++;
+	g.block_size = (uint32_t)d[8] << 24 | d[9] << 16 | d[10] << 8 | d[11];
+	if (!quiet)
+		printf("capacity: %llu blocks of %u bytes\n",
+		       (unsigned long long)g.nblocks, g.block_size);
+	return 0;
+}
+
+static void rw_cdb(uint8_t *cdb, bool write, uint64_t lba, uint32_t nblk)
+{
+	int i;
+
+	memset(cdb, 0, 16);
+	cdb[0] = write ? 0x8a : 0x88;
+	for (i = 0; i < 8; i++)
+		cdb[2 + i] = lba >> (56 - 8 * i);
+	for (i = 0; i < 4; i++)
+		cdb[10 + i] = nblk >> (24 - 8 * i);
+}
+
+/* Largest chunk for mode @m in bytes, a multiple of the block size. */
+static uint32_t chunk_max(enum mode m)
+{
+	uint32_t max = rbd_le32(g.grant.max_io_bytes);
+
+	if (m == M_INLINE)
+		max = rbd_le32(g.grant.inline_write_size);
+	else if (m == M_IMM)
+		max = rbd_le32(g.grant.imm_read_size);
+	return max / g.block_size * g.block_size;
+}
+
+/* Write or read @nblk blocks at @lba through @q; buffer @data. */
+static int do_io(struct queue *q, bool write, uint64_t lba, uint32_t nblk,
+		 uint8_t *data, enum mode m)
+{
+	uint64_t total = (uint64_t)nblk * g.block_size, off = 0;
+	uint32_t max = chunk_max(m);
+	uint8_t cdb[16];
+	int ret;
+
+	if (!max) {
+		printf("mode %s not granted\n", mode_str[m]);
+		return EX_SCSI;
+	}
+	while (off < total) {
+		uint32_t len = total - off > max ? max : total - off;
+
+		rw_cdb(cdb, write, lba + off / g.block_size,
+		       len / g.block_size);
+		if (write)
+			memcpy(q->data, data + off, len);
+		ret = scsi(q, cdb, 16, write ? RBD_DIR_WRITE : RBD_DIR_READ,
+			   len, m);
+		if (ret)
+			return ret;
+		ret = check_good(write ? "WRITE(16)" : "READ(16)");
+		if (ret)
+			return ret;
+		if (!write)
+			memcpy(data + off, q->data, len);
+		off += len;
+	}
+	return 0;
+}
+
+static enum mode parse_mode(const char *s, enum mode def)
+{
+	int i;
+
+	if (!s)
+		return def;
+	for (i = 0; i < M_NONE; i++)
+		if (!strcmp(s, mode_str[i]))
+			return i;
+	fprintf(stderr, "unknown mode %s\n", s);
+	exit(EX_USAGE);
+}
+
+static int cmd_write(uint64_t lba, const char *file, enum mode m)
+{
+	FILE *f = fopen(file, "rb");
+	uint8_t *data;
+	long size;
+	int ret;
+
+	if (!f) {
+		perror(file);
+		return EX_USAGE;
+	}
+	fseek(f, 0, SEEK_END);
+	size = ftell(f);
+	rewind(f);
+	if (size <= 0 || size % g.block_size) {
+		fprintf(stderr, "%s: size is not a multiple of %u\n", file,
+			g.block_size);
+		fclose(f);
+		return EX_USAGE;
+	}
+	data = malloc(size);
+	if (!data || fread(data, 1, size, f) != (size_t)size) {
+		fclose(f);
+		free(data);
+		return EX_USAGE;
+	}
+	fclose(f);
+	ret = do_io(&g.q[1], true, lba, size / g.block_size, data, m);
+	free(data);
+	return ret;
+}
+
+static int cmd_read(uint64_t lba, uint32_t nblk, const char *file, enum mode m)
+{
+	uint8_t *data = malloc((size_t)nblk * g.block_size);
+	FILE *f;
+	int ret;
+
+	if (!data)
+		return EX_USAGE;
+	ret = do_io(&g.q[1], false, lba, nblk, data, m);
+	if (!ret) {
+		f = fopen(file, "wb");
+		if (!f || fwrite(data, g.block_size, nblk, f) != nblk) {
+			perror(file);
+			ret = EX_USAGE;
+		}
+		if (f)
+			fclose(f);
+	}
+	free(data);
+	return ret;
+}
+
+static void pattern(uint8_t *p, size_t len, uint32_t seed)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		seed = seed * 1103515245 + 12345;
+		p[i] = seed >> 16;
+	}
+}
+
+/* Write in @wm, read back in @rm on queue @qi and compare. */
+static int verify_one(int qi, uint64_t lba, uint32_t nblk, enum mode wm,
+		      enum mode rm, uint32_t seed)
+{
+	size_t len = (size_t)nblk * g.block_size;
+	uint8_t *a = malloc(len), *b = malloc(len);
+	int ret;
+
+	if (!a || !b)
+		return EX_USAGE;
+	pattern(a, len, seed);
+	memset(b, 0, len);
+	ret = do_io(&g.q[qi], true, lba, nblk, a, wm);
+	if (!ret)
+		ret = do_io(&g.q[qi], false, lba, nblk, b, rm);
+	if (!ret && memcmp(a, b, len)) {
+		printf("verify: data mismatch (qid %d, write %s, read %s, lba %llu, %u blocks)\n",
+		       qi, mode_str[wm], mode_str[rm],
+		       (unsigned long long)lba, nblk);
+		ret = EX_SCSI;
+	}
+	free(a);
+	free(b);
+	return ret;
+}
+
+static int cmd_verify(uint64_t lba, uint32_t nblk)
+{
+	static const enum mode wm[] = { M_DESC, M_MULTI, M_INLINE };
+	static const enum mode rm[] = { M_DESC, M_MULTI, M_IMM };
+	uint32_t small = chunk_max(M_INLINE) / g.block_size;
+	uint32_t smalli = chunk_max(M_IMM) / g.block_size;
+	int qi, w, r, ret;
+	uint32_t seed = 1;
+
+	for (qi = 1; qi <= g.nq; qi++) {
+		for (w = 0; w < 3; w++) {
+			for (r = 0; r < 3; r++) {
+				uint32_t n = nblk;
+
+				/* Inline and immediate: small transfers. */
+				if (wm[w] == M_INLINE || rm[r] == M_IMM) {
+					n = small < smalli ? small : smalli;
+					if (!n)
+						continue;
+				}
+				ret = verify_one(qi, lba, n, wm[w], rm[r],
+						 seed++);
+				if (ret)
+					return ret;
+			}
+		}
+	}
+	printf("verify: ok\n");
+	return 0;
+}
+
+static int cmd_io(int seconds)
+{
+	uint64_t end = now_ms() + seconds * 1000ULL;
+	uint32_t seed = 100, nblk = 65536 / g.block_size;
+	int ret, qi = 1;
+	uint64_t n = 0;
+
+	while (now_ms() < end) {
+		ret = verify_one(qi, (n * nblk) % (g.nblocks - nblk), nblk,
+				 M_DESC, M_DESC, seed++);
+		if (ret) {
+			printf("io: stopped after %llu rounds (%s)\n",
+			       (unsigned long long)n,
+			       ret == EX_DISC ? "disconnected" : "error");
+			return ret;
+		}
+		n++;
+		qi = qi % g.nq + 1;
+	}
+	printf("io: %llu rounds ok\n", (unsigned long long)n);
+	return 0;
+}
+
+static int cmd_nop(void)
+{
+	struct rbd_nop nop = {}, rsp;
+	uint8_t buf[64];
+	int n;
+
+	fill_hdr(&nop.hdr, RBD_OP_NOP, sizeof(nop),
+		 next_tag(&g.q[0], RBD_CTRL_SLOTS));
+	nop.cookie = rbd_cpu_to_le64(0x1234567890abcdefULL);
+	n = ctrl_request(&g.q[0], &nop, sizeof(nop), buf, sizeof(buf));
+	if (n < 0 || rbd_check_nop(buf, n, RBD_OP_NOP_RSP, 0)) {
+		printf("nop: no valid answer\n");
+		return EX_DISC;
+	}
+	memcpy(&rsp, buf, sizeof(rsp));
+	if (rsp.cookie != nop.cookie || rsp.hdr.tag != nop.hdr.tag) {
+		printf("nop: cookie or tag not echoed\n");
+		return EX_DISC;
+	}
+	printf("nop: ok\n");
+	return 0;
+}
+
+static int tmf_response;
+
+static int cmd_tmf(uint8_t function)
+{
+	struct rbd_tmf_req tmf = {};
+	struct rbd_tmf_rsp rsp;
+	uint8_t buf[64];
+	int n;
+
+	fill_hdr(&tmf.hdr, RBD_OP_TMF, sizeof(tmf),
+		 next_tag(&g.q[0], RBD_CTRL_SLOTS));
+	tmf.lun = rbd_cpu_to_le64(g.lun);
+	tmf.function = function;
+	if (function == RBD_TMF_ABORT_TASK)
+		tmf.ref_tag = rbd_cpu_to_le64(rbd_tag(1, 0, 0));
+	n = ctrl_request(&g.q[0], &tmf, sizeof(tmf), buf, sizeof(buf));
+	if (n < 0 || rbd_check_tmf_rsp(buf, n)) {
+		printf("tmf: no valid answer\n");
+		return EX_DISC;
+	}
+	memcpy(&rsp, buf, sizeof(rsp));
+	tmf_response = rsp.response;
+	printf("tmf %u: response %u\n", function, rsp.response);
+	return 0;
+}
+
+static int cmd_logout(void)
+{
+	struct rbd_logout lo = {};
+	uint8_t buf[64];
+	int n;
+
+	fill_hdr(&lo.hdr, RBD_OP_LOGOUT, sizeof(lo),
+		 next_tag(&g.q[0], RBD_CTRL_SLOTS));
+	n = ctrl_request(&g.q[0], &lo, sizeof(lo), buf, sizeof(buf));
+	if (n < 0 || rbd_check_logout(buf, n, RBD_OP_LOGOUT_RSP)) {
+		printf("logout: no valid answer\n");
+		return EX_DISC;
+	}
+	printf("logout: ok\n");
+	return 0;
+}
+
+/* Hostile input */
+
+enum expect { E_CHECK, E_DISC, E_BUSY };
+
+static const char *expect_str[] = { "CHECK CONDITION 0e/03", "disconnect",
+				    "BUSY" };
+
+/* Mutators of a valid 1-block READ(16) capsule with one descriptor. */
+enum hcase {
+	H_SHORT, H_VERSION, H_OPCODE_RSP, H_OPCODE_LOGIN, H_TAG_QID,
+	H_TAG_SLOT, H_REUSED, H_LENGTH, H_FLAGS, H_INV_NOFEAT, H_RESERVED,
+	H_TASK_ATTR, H_CDB_SHORT, H_CDB_LONG, H_CDB_IMPLIED, H_CDB_VAR,
+	H_TOO_MANY_DESC, H_DATA_TOO_LONG, H_DIR_BIDI, H_DIR_NONE_DATA,
+	H_DIR_READ_ZERO, H_DESC_SUM, H_DESC_EMPTY, H_DESC_WRAP,
+	H_INLINE_TOO_LONG, H_IMM_TOO_LONG, H_NR
+};
+
+static const struct {
+	const char *name;
+	enum expect expect;
+} hcases[H_NR] = {
+	[H_SHORT]		= { "short capsule", E_DISC },
+	[H_VERSION]		= { "bad version", E_DISC },
+	[H_OPCODE_RSP]		= { "response opcode", E_DISC },
+	[H_OPCODE_LOGIN]	= { "LOGIN on an I/O queue", E_DISC },
+	[H_TAG_QID]		= { "tag of another queue", E_DISC },
+	[H_TAG_SLOT]		= { "slot beyond the queue depth", E_DISC },
+	[H_REUSED]		= { "reused tag", E_DISC },
+	[H_LENGTH]		= { "bad length", E_CHECK },
+	[H_FLAGS]		= { "undefined flag", E_CHECK },
+	[H_INV_NOFEAT]		= { "INVALIDATE not granted", E_CHECK },
+	[H_RESERVED]		= { "reserved byte", E_CHECK },
+	[H_TASK_ATTR]		= { "undefined task attribute", E_CHECK },
+	[H_CDB_SHORT]		= { "cdb_len 5", E_CHECK },
+	[H_CDB_LONG]		= { "cdb_len 33", E_CHECK },
+	[H_CDB_IMPLIED]		= { "cdb_len below the opcode's", E_CHECK },
+	[H_CDB_VAR]		= { "7Fh CDB longer than 32", E_CHECK },
+	[H_TOO_MANY_DESC]	= { "too many descriptors", E_CHECK },
+	[H_DATA_TOO_LONG]	= { "data length beyond max_io", E_CHECK },
+	[H_DIR_BIDI]		= { "BIDI direction", E_CHECK },
+	[H_DIR_NONE_DATA]	= { "NONE with data", E_CHECK },
+	[H_DIR_READ_ZERO]	= { "READ of 0 bytes", E_CHECK },
+	[H_DESC_SUM]		= { "descriptors do not cover", E_CHECK },
+	[H_DESC_EMPTY]		= { "empty descriptor", E_CHECK },
+	[H_DESC_WRAP]		= { "wrapping descriptor", E_CHECK },
+	[H_INLINE_TOO_LONG]	= { "inline data too long", E_CHECK },
+	[H_IMM_TOO_LONG]	= { "immediate read too long", E_CHECK },
+};
+
+/* Build hostile capsule @h in @buf; returns its length. */
+static uint32_t build_hostile(struct queue *q, uint8_t *buf, enum hcase h,
+			      uint64_t tag)
+{
+	struct rbd_cmd *cmd = (struct rbd_cmd *)buf;
+	struct rbd_desc *d = (struct rbd_desc *)(cmd + 1);
+	uint32_t bs = g.block_size, len, i;
+	uint8_t cdb[16];
+
+	rw_cdb(cdb, false, 0, 1);
+	len = build_cmd(q, buf, tag, cdb, 16, RBD_DIR_READ, bs, M_DESC);
+	switch (h) {
+	case H_SHORT:
+		len = 40;
+		cmd->hdr.length = rbd_cpu_to_le32(len);
+		break;
+	case H_VERSION:
+		cmd->hdr.version = RBD_PROTO_VERSION + 1;
+		break;
+	case H_OPCODE_RSP:
+		cmd->hdr.opcode = RBD_OP_SCSI_RSP;
+		break;
+	case H_OPCODE_LOGIN:
+		cmd->hdr.opcode = RBD_OP_LOGIN;
+		break;
+	case H_TAG_QID:
+		cmd->hdr.tag = rbd_cpu_to_le64(rbd_tag(q->qid + 1, 0, 0));
+		break;
+	case H_TAG_SLOT:
+		cmd->hdr.tag = rbd_cpu_to_le64(rbd_tag(q->qid, 0, q->depth));
+		break;
+	case H_LENGTH:
+		cmd->hdr.length = rbd_cpu_to_le32(len + 8);
+		break;
+	case H_FLAGS:
+		cmd->hdr.flags = rbd_cpu_to_le16(0x8000);
+		break;
+	case H_INV_NOFEAT:
+		cmd->hdr.flags = rbd_cpu_to_le16(RBD_CMD_F_INVALIDATE);
+		break;
+	case H_RESERVED:
+		cmd->reserved[3] = 1;
+		break;
+	case H_TASK_ATTR:
+		cmd->task_attr = 9;
+		break;
+	case H_CDB_SHORT:
+		cmd->cdb_len = 5;
+		break;
+	case H_CDB_LONG:
+		cmd->cdb_len = 33;
+		break;
+	case H_CDB_IMPLIED:
+		cmd->cdb_len = 10;
+		break;
+	case H_CDB_VAR:
+		cmd->cdb[0] = 0x7f;
+		cmd->cdb[7] = 32;	/* 40 bytes */
+		cmd->cdb_len = 32;
+		break;
+	case H_TOO_MANY_DESC:
+		cmd->nr_desc = rbd_cpu_to_le16(q->lim.max_desc + 1);
+		for (i = 1; i <= q->lim.max_desc; i++)
+			d[i] = d[0];
+		len += q->lim.max_desc * sizeof(*d);
+		cmd->hdr.length = rbd_cpu_to_le32(len);
+		break;
+	case H_DATA_TOO_LONG:
+		cmd->data_length = rbd_cpu_to_le32(q->lim.max_io_bytes + 4096);
+		d[0].len = cmd->data_length;
+		break;
+	case H_DIR_BIDI:
+		cmd->dir = RBD_DIR_BIDI;
+		break;
+	case H_DIR_NONE_DATA:
+		cmd->dir = RBD_DIR_NONE;
+		break;
+	case H_DIR_READ_ZERO:
+		cmd->data_length = 0;
+		break;
+	case H_DESC_SUM:
+		d[0].len = rbd_cpu_to_le32(bs - 1);
+		break;
+	case H_DESC_EMPTY:
+		cmd->nr_desc = rbd_cpu_to_le16(2);
+		d[1] = d[0];
+		d[1].len = 0;
+		len += sizeof(*d);
+		cmd->hdr.length = rbd_cpu_to_le32(len);
+		break;
+	case H_DESC_WRAP:
+		d[0].addr = rbd_cpu_to_le64(UINT64_MAX - 10);
+		break;
+	case H_INLINE_TOO_LONG:
+		/* A WRITE announcing more inline data than was sent. */
+		cmd->dir = RBD_DIR_WRITE;
+		cmd->cdb[0] = 0x8a;
+		cmd->nr_desc = 0;
+		cmd->data_length = rbd_cpu_to_le32(q->lim.inline_write_size + bs);
+		len = sizeof(*cmd) + 16;
+		cmd->hdr.length = rbd_cpu_to_le32(len);
+		break;
+	case H_IMM_TOO_LONG:
+		cmd->nr_desc = 0;
+		cmd->data_length = rbd_cpu_to_le32(q->lim.imm_read_size + bs);
+		len = sizeof(*cmd);
+		cmd->hdr.length = rbd_cpu_to_le32(len);
+		break;
+	default:
+		break;
+	}
+	return len;
+}
+
+static int run_hostile(enum hcase h)
+{
+	struct queue *q;
+	uint64_t tag;
+	uint8_t *buf;
+	uint32_t len;
+	const char *got;
+	char gotbuf[64];
+	int ret;
+
+	ret = session_open(1);
+	if (ret) {
+		printf("hostile %s: cannot open a session\n", hcases[h].name);
+		disconnect_all();
+		return EX_DISC;
+	}
+	q = &g.q[1];
+	if (!g.block_size && cmd_readcap(true)) {
+		disconnect_all();
+		return EX_DISC;
+	}
+	tag = next_tag(q, q->depth);
+	buf = send_slot(q, 1);
+	if (h == H_REUSED) {
+		/* A large READ keeps the slot busy while the copy arrives. */
+		uint8_t cdb[16];
+		uint32_t max = q->lim.max_io_bytes;
+		struct rbd_cmd *cmd = (struct rbd_cmd *)buf;
+
+		rw_cdb(cdb, false, 0, max / g.block_size);
+		len = build_cmd(q, buf, tag, cdb, 16, RBD_DIR_READ, max,
+				M_DESC);
+		post_send(q, buf, len);
+		memcpy(send_slot(q, 2), cmd, len);
+		post_send(q, send_slot(q, 2), len);
+	} else {
+		len = build_hostile(q, buf, h, tag);
+		post_send(q, buf, len);
+	}
+
+	got = NULL;
+	for (;;) {
+		ret = wait_rsp(q, tag, 5000);
+		if (ret == EX_DISC) {
+			got = expect_str[E_DISC];
+			break;
+		}
+		if (ret == -2) {
+			got = "no answer";
+			break;
+		}
+		if (h == H_REUSED && g.status == 0)
+			continue;	/* the first READ's answer */
+		if (g.status == 2 && g.sense_len >= 14 &&
+		    (g.sense[2] & 0xf) == 5 && g.sense[12] == 0x0e &&
+		    g.sense[13] == 0x03)
+			got = expect_str[E_CHECK];
+		else if (g.status == 8 && !g.sense_len)
+			got = expect_str[E_BUSY];
+		else {
+			snprintf(gotbuf, sizeof(gotbuf), "status %#x", g.status);
+			got = gotbuf;
+		}
+		break;
+	}
+	disconnect_all();
+	ret = strcmp(got, expect_str[hcases[h].expect]) ? EX_HOSTILE : 0;
+	printf("hostile %s: %s%s%s\n", hcases[h].name, got,
+	       ret ? ", expected " : "",
+	       ret ? expect_str[hcases[h].expect] : "");
+	return ret;
+}
+
+/* Connection-level and control-capsule hostility. */
+static int hostile_conn(const char *name, struct rbd_cm_req *cr,
+			uint16_t expect)
+{
+	struct queue *q = &g.q[MAX_QUEUES];
+	int ret;
+
+	ret = queue_connect(q, cr, RBD_CTRL_CAPSULE_MAX,
+			    rbd_le16(cr->queue_depth) + RBD_CTRL_SLOTS, 4096);
+	if (!ret)
+		rdma_disconnect(q->id);
+	drain_cm_events();
+	queue_free(q);
+	if (ret == EX_REFUSED && g.last_reject == expect) {
+		printf("hostile %s: rejected %s\n", name, rbd_reject_str(expect));
+		return 0;
+	}
+	printf("hostile %s: expected reject %s\n", name, rbd_reject_str(expect));
+	return EX_HOSTILE;
+}
+
+static int hostile_ctrl(const char *name, bool before_login)
+{
+	struct queue *q = &g.q[0];
+	struct rbd_nop nop = {};
+	uint8_t rsp[RBD_CTRL_CAPSULE_MAX];
+	struct rbd_cm_req cr;
+	int n, ret;
+
+	if (before_login) {
+		fill_cm_req(&cr, 0, 0, g.features, 0);
+		ret = queue_connect(q, &cr, RBD_CTRL_CAPSULE_MAX,
+				    RBD_CTRL_SLOTS, 0);
+	} else {
+		ret = session_open(1);
+	}
+	if (ret) {
+		disconnect_all();
+		printf("hostile %s: cannot connect\n", name);
+		return EX_HOSTILE;
+	}
+	fill_hdr(&nop.hdr, RBD_OP_NOP, sizeof(nop), next_tag(q, RBD_CTRL_SLOTS));
+	if (!before_login)
+		nop.hdr.length = rbd_cpu_to_le32(sizeof(nop) + 8);
+	n = ctrl_request(q, &nop, sizeof(nop), rsp, sizeof(rsp));
+	disconnect_all();
+	if (n == -1) {
+		printf("hostile %s: disconnect\n", name);
+		return 0;
+	}
+	printf("hostile %s: answered, expected disconnect\n", name);
+	return EX_HOSTILE;
+}
+
+static int cmd_hostile(void)
+{
+	struct rbd_cm_req cr;
+	uint64_t handle;
+	int h, ret, worst = 0;
+
+	for (h = 0; h < H_NR; h++) {
+		ret = run_hostile(h);
+		if (ret > worst)
+			worst = ret;
+	}
+
+	/* Connect requests. */
+	fill_cm_req(&cr, 0, 0, 0, 0);
+	cr.magic = 0;
+	worst |= hostile_conn("bad magic", &cr, RBD_REJ_BAD_REQUEST) ? EX_HOSTILE : 0;
+	fill_cm_req(&cr, 0, 0, 0, 0);
+	cr.version = rbd_cpu_to_le16(RBD_PROTO_VERSION + 1);
+	worst |= hostile_conn("bad version", &cr, RBD_REJ_VERSION) ? EX_HOSTILE : 0;
+	fill_cm_req(&cr, 0, 0, 0, 0);
+	cr.reserved = rbd_cpu_to_le32(1);
+	worst |= hostile_conn("reserved field", &cr, RBD_REJ_BAD_REQUEST) ? EX_HOSTILE : 0;
+	fill_cm_req(&cr, 1, 4, 0, 0x1234);
+	worst |= hostile_conn("unknown session", &cr, RBD_REJ_UNKNOWN_SESSION) ? EX_HOSTILE : 0;
+
+	/* Joins against a live session. */
+	if (session_open(1) == 0) {
+		handle = rbd_le64(g.grant.session_handle);
+		fill_cm_req(&cr, 1, rbd_le16(g.grant.queue_depth),
+			    rbd_le64(g.grant.features), handle);
+		worst |= hostile_conn("qid already connected", &cr,
+				      RBD_REJ_INVALID_QID) ? EX_HOSTILE : 0;
+		fill_cm_req(&cr, rbd_le16(g.grant.nr_queues) + 1, 4,
+			    rbd_le64(g.grant.features), handle);
+		worst |= hostile_conn("qid beyond nr_queues", &cr,
+				      RBD_REJ_INVALID_QID) ? EX_HOSTILE : 0;
+		fill_cm_req(&cr, 1, rbd_le16(g.grant.queue_depth) + 1,
+			    rbd_le64(g.grant.features), handle);
+		worst |= hostile_conn("depth above grant", &cr,
+				      RBD_REJ_LIMITS) ? EX_HOSTILE : 0;
+		ret = cmd_tmf(9);
+		if (ret || tmf_response != RBD_TMF_RSP_NOT_SUPPORTED)
+			worst |= EX_HOSTILE;
+		disconnect_all();
+	} else {
+		worst |= EX_HOSTILE;
+	}
+	worst |= hostile_ctrl("NOP before LOGIN", true);
+	worst |= hostile_ctrl("malformed NOP", false);
+	if (worst)
+		worst = EX_HOSTILE;
+	printf("hostile: %s\n", worst ? "FAILED" : "all answers as documented");
+	return worst;
+}
+
+static void usage(void)
+{
+	fprintf(stderr,
+		"usage: rbd-client -a ADDR [-s SRCADDR] -t TARGET -i INITIATOR [-l LUN] [-p PORT]\n"
+		"                  [-Q NQUEUES] [-d DEPTH] [-v] COMMAND...\n"
+		"commands: login inquiry readcap write LBA FILE [MODE]\n"
+		"          read LBA NBLK FILE [MODE] verify LBA NBLK io SECONDS\n"
+		"          nop tmf FUNCTION logout hostile\n");
+	exit(EX_USAGE);
+}
+
+int main(int argc, char **argv)
+{
+	int opt, i, ret = 0;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	while ((opt = getopt(argc, argv, "a:s:p:t:i:l:Q:d:v")) != -1) {
+		switch (opt) {
+		case 'a':
+			g.addr = optarg;
+			break;
+		case 's':
+			g.src = optarg;
+			break;
+		case 'p':
+			g.port = optarg;
+			break;
+		case 't':
+			g.target = optarg;
+			break;
+		case 'i':
+			g.initiator = optarg;
+			break;
+		case 'l':
+			g.lun = strtoull(optarg, NULL, 0);
+			break;
+		case 'Q':
+			g.nqueues = atoi(optarg);
+			break;
+		case 'd':
+			g.depth = atoi(optarg);
+			break;
+		case 'v':
+			g.verbose++;
+			break;
+		default:
+			usage();
+		}
+	}
+	if (!g.addr || !g.target || !g.initiator || optind >= argc ||
+	    g.nqueues < 1 || g.nqueues > MAX_QUEUES - 1 || g.depth < 1)
+		usage();
+
+	g.ech = rdma_create_event_channel();
+	if (!g.ech) {
+		perror("rdma_create_event_channel");
+		return EX_USAGE;
+	}
+	fcntl(g.ech->fd, F_SETFL, fcntl(g.ech->fd, F_GETFL) | O_NONBLOCK);
+
+	if (!strcmp(argv[optind], "hostile"))
+		return cmd_hostile();
+
+	ret = session_open(g.nqueues);
+	if (ret)
+		goto out;
+	ret = cmd_readcap(true);
+	if (ret)
+		goto out;
+
+	for (i = optind; i < argc && !ret; i++) {
+		const char *c = argv[i];
+
+		if (!strcmp(c, "login")) {
+			printf("login: ok, %u queues, depth %u, max_io %u, inline %u, imm %u, max_desc %u\n",
+			       rbd_le16(g.grant.nr_queues),
+			       rbd_le16(g.grant.queue_depth),
+			       rbd_le32(g.grant.max_io_bytes),
+			       rbd_le32(g.grant.inline_write_size),
+			       rbd_le32(g.grant.imm_read_size),
+			       rbd_le16(g.grant.max_desc));
+		} else if (!strcmp(c, "inquiry")) {
+			ret = cmd_inquiry();
+		} else if (!strcmp(c, "readcap")) {
+			ret = cmd_readcap(false);
+		} else if (!strcmp(c, "write") && i + 2 < argc) {
+			const char *m = i + 3 < argc ? argv[i + 3] : NULL;
+
+			if (m && strcmp(m, "desc") && strcmp(m, "multi") &&
+			    strcmp(m, "inline"))
+				m = NULL;
+			ret = cmd_write(strtoull(argv[i + 1], NULL, 0),
+					argv[i + 2], parse_mode(m, M_DESC));
+			i += 2 + (m != NULL);
+		} else if (!strcmp(c, "read") && i + 3 < argc) {
+			const char *m = i + 4 < argc ? argv[i + 4] : NULL;
+
+			if (m && strcmp(m, "desc") && strcmp(m, "multi") &&
+			    strcmp(m, "imm"))
+				m = NULL;
+			ret = cmd_read(strtoull(argv[i + 1], NULL, 0),
+				       strtoul(argv[i + 2], NULL, 0),
+				       argv[i + 3], parse_mode(m, M_DESC));
+			i += 3 + (m != NULL);
+		} else if (!strcmp(c, "verify") && i + 2 < argc) {
+			ret = cmd_verify(strtoull(argv[i + 1], NULL, 0),
+					 strtoul(argv[i + 2], NULL, 0));
+			i += 2;
+		} else if (!strcmp(c, "io") && i + 1 < argc) {
+			ret = cmd_io(atoi(argv[i + 1]));
+			i++;
+		} else if (!strcmp(c, "nop")) {
+			ret = cmd_nop();
+		} else if (!strcmp(c, "tmf") && i + 1 < argc) {
+			ret = cmd_tmf(atoi(argv[i + 1]));
+			i++;
+		} else if (!strcmp(c, "logout")) {
+			ret = cmd_logout();
+		} else {
+			fprintf(stderr, "bad command '%s'\n", c);
+			ret = EX_USAGE;
+		}
+	}
+out:
+	disconnect_all();
+	rdma_destroy_event_channel(g.ech);
+	return ret;
+}

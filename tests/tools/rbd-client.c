@@ -82,6 +82,7 @@ static struct {
 	struct rdma_event_channel *ech;
 	struct queue q[MAX_QUEUES + 1];
 	int nq;		/* I/O queues connected */
+	int join_max;	/* connect at most this many I/O queues */
 	struct rbd_login_req login;
 	struct rbd_login_rsp grant;
 	uint32_t block_size;
@@ -97,6 +98,7 @@ static struct {
 	.port = "65000",
 	.nqueues = 1,
 	.depth = 16,
+	.join_max = MAX_QUEUES,
 };
 
 static void vlog(const char *fmt, ...)
@@ -569,7 +571,8 @@ static int session_open(int nqueues)
 	vlog("logged in, handle %016llx\n",
 	     (unsigned long long)rbd_le64(g.grant.session_handle));
 
-	for (i = 1; i <= nqueues && i <= rbd_le16(g.grant.nr_queues); i++) {
+	for (i = 1; i <= nqueues && i <= rbd_le16(g.grant.nr_queues) &&
+		    i <= g.join_max; i++) {
 		uint16_t depth = rbd_le16(g.grant.queue_depth);
 		struct queue *q = &g.q[i];
 
@@ -1375,8 +1378,11 @@ static int cmd_hostile(void)
 	fill_cm_req(&cr, 1, 4, 0, 0x1234);
 	worst |= hostile_conn("unknown session", &cr, RBD_REJ_UNKNOWN_SESSION) ? EX_HOSTILE : 0;
 
-	/* Joins against a live session. */
-	if (session_open(1) == 0) {
+	/* Joins against a live session of two queues, one connected. */
+	g.join_max = 1;
+	ret = session_open(2);
+	g.join_max = MAX_QUEUES;
+	if (ret == 0) {
 		handle = rbd_le64(g.grant.session_handle);
 		fill_cm_req(&cr, 1, rbd_le16(g.grant.queue_depth),
 			    rbd_le64(g.grant.features), handle);
@@ -1386,10 +1392,15 @@ static int cmd_hostile(void)
 			    rbd_le64(g.grant.features), handle);
 		worst |= hostile_conn("qid beyond nr_queues", &cr,
 				      RBD_REJ_INVALID_QID) ? EX_HOSTILE : 0;
-		fill_cm_req(&cr, 1, rbd_le16(g.grant.queue_depth) + 1,
+		fill_cm_req(&cr, 2, rbd_le16(g.grant.queue_depth) + 1,
 			    rbd_le64(g.grant.features), handle);
 		worst |= hostile_conn("depth above grant", &cr,
 				      RBD_REJ_LIMITS) ? EX_HOSTILE : 0;
+		fill_cm_req(&cr, 2, rbd_le16(g.grant.queue_depth),
+			    rbd_le64(g.grant.features) | RBD_FEAT_CREDIT_WINDOW,
+			    handle);
+		worst |= hostile_conn("features differ from the grant", &cr,
+				      RBD_REJ_BAD_REQUEST) ? EX_HOSTILE : 0;
 		ret = cmd_tmf(9);
 		if (ret || tmf_response != RBD_TMF_RSP_NOT_SUPPORTED)
 			worst |= EX_HOSTILE;

@@ -380,6 +380,7 @@ const char *rbdi_sess_state_name(enum rbdi_sess_state state);
 int rbdi_sess_enable(struct rbdi_session *sess);
 void rbdi_sess_disable(struct rbdi_session *sess);
 const char *rbdi_check_addr(const char *addr);
+int rbdi_sessions_init(void);
 void rbdi_sessions_exit(void);
 void rbdi_sess_error(struct rbdi_session *sess);
 

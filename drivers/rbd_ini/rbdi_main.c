@@ -48,15 +48,21 @@ static int __init rbdi_init(void)
 	}
 	rbdi_major = ret;
 
+	ret = rbdi_sessions_init();
+	if (ret)
+		goto out_unregister_blkdev;
+
 	/* Last: from here on, configfs can call into the module. */
 	ret = rbdi_configfs_init();
 	if (ret)
-		goto out_unregister_blkdev;
+		goto out_sessions_exit;
 
 	pr_info("%s loaded, block major %d\n", RBDI_VERSION_STRING,
 		rbdi_major);
 	return 0;
 
+out_sessions_exit:
+	rbdi_sessions_exit();
 out_unregister_blkdev:
 	unregister_blkdev(rbdi_major, KBUILD_MODNAME);
 out_destroy_wq:

@@ -378,8 +378,8 @@ static int rbdi_route_resolved(struct rbdi_queue *q)
 
 	ret = rdma_connect_locked(q->cm_id, &param);
 	if (ret)
-		rbdi_sess_err(q->sess, "queue %u: rdma_connect failed (%d)\n",
-			      q->qid, ret);
+		rbdi_sess_err(q->sess, "queue %u: cannot connect to %pISpc: rdma_connect failed (%d)\n",
+			      q->qid, &q->sess->dst, ret);
 	return ret;
 }
 

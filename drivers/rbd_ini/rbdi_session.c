@@ -375,6 +375,64 @@ void rbdi_sess_disable(struct rbdi_session *sess)
 	rbdi_sess_info(sess, "disabled\n");
 }
 
+/*
+ * An RDMA device is going away. Everything of a session on it (QPs, CQs,
+ * MRs, DMA mappings, the PD, the cm_ids) must be gone before this
+ * returns, so the session is taken down like enable=0, disk included;
+ * its directory stays and can be enabled again.
+ */
+static void rbdi_ib_remove(struct ib_device *device, void *client_data)
+{
+	struct rbdi_session *sess, **list;
+	unsigned int n = 0, i;
+
+	mutex_lock(&rbdi_sessions_mutex);
+	list_for_each_entry(sess, &rbdi_sessions, entry)
+		n++;
+	list = kcalloc(n, sizeof(*list), GFP_KERNEL);
+	n = 0;
+	if (list) {
+		list_for_each_entry(sess, &rbdi_sessions, entry) {
+			rbdi_sess_get(sess);
+			list[n++] = sess;
+		}
+	}
+	mutex_unlock(&rbdi_sessions_mutex);
+
+	for (i = 0; i < n; i++) {
+		sess = list[i];
+		mutex_lock(&sess->lock);
+		if (sess->enabled && sess->ibdev == device) {
+			rbdi_sess_err(sess, "RDMA device %s removed; disabling the session\n",
+				      dev_name(&device->dev));
+			rbdi_sess_disable(sess);
+		}
+		mutex_unlock(&sess->lock);
+		rbdi_sess_put(sess);
+	}
+	kfree(list);
+}
+
+static struct ib_client rbdi_ib_client = {
+	.name	= "rbdi",
+	.remove	= rbdi_ib_remove,
+};
+
+/**
+ * rbdi_sessions_init() - register for RDMA device removal
+ *
+ * Return: 0 or the error of ib_register_client().
+ */
+int rbdi_sessions_init(void)
+{
+	int ret;
+
+	ret = ib_register_client(&rbdi_ib_client);
+	if (ret)
+		pr_err("ib_register_client failed (%d)\n", ret);
+	return ret;
+}
+
 /**
  * rbdi_sessions_exit() - module exit check for the sessions
  *
@@ -383,5 +441,6 @@ void rbdi_sess_disable(struct rbdi_session *sess)
  */
 void rbdi_sessions_exit(void)
 {
+	ib_unregister_client(&rbdi_ib_client);
 	WARN_ON(!list_empty(&rbdi_sessions));
 }

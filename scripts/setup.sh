@@ -27,6 +27,8 @@ PKGS=(
 	rdma-core ibverbs-utils rdmacm-utils perftest targetcli-fb
 	python3-rtslib-fb python3-jsonschema sg3-utils fio dbus ethtool iproute2 e2fsprogs
 	util-linux procps
+	# peers for "make bench" (Documentation/performance.rst)
+	nvme-cli open-iscsi nbd-server nbd-client srptools python3-matplotlib
 )
 
 missing=()
@@ -82,5 +84,8 @@ for hdr in /usr/src/linux-headers-*-amd64; do
 			die "building siw failed, see $out/build.log"
 	fi
 done
+
+# RNBD and RTRS, a peer for "make bench", built the same way.
+"$(dirname "$0")/build-rnbd.sh" "$SRCDIR"
 
 echo "setup: done"

@@ -1,0 +1,51 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# scripts/build-rnbd.sh [SRCDIR]
+#
+# Build RNBD and its transport RTRS (client and server), which Debian's
+# kernel does not ship, out of tree from Debian's linux-source-6.1, for
+# every installed Debian kernel, into $RBD_CACHE/rnbd/<kver>/. They are
+# only a peer for "make bench" (Documentation/performance.rst); nothing of
+# rbd uses them. Idempotent: kernels with a complete build are skipped.
+# Called by scripts/setup.sh, which unpacks the sources into SRCDIR.
+set -euo pipefail
+
+CACHE=${RBD_CACHE:-/var/cache/rbd}
+SRCDIR=${1:-$CACHE/linux-source-6.1}
+RTRS_SRC=$SRCDIR/drivers/infiniband/ulp/rtrs
+RNBD_SRC=$SRCDIR/drivers/block/rnbd
+
+die() { echo "build-rnbd: $*" >&2; exit 1; }
+
+[ -f "$RTRS_SRC/rtrs.c" ] || die "no RTRS source in $RTRS_SRC (run scripts/setup.sh)"
+[ -f "$RNBD_SRC/rnbd-clt.c" ] || die "no RNBD source in $RNBD_SRC (run scripts/setup.sh)"
+
+KOS="rtrs-core.ko rtrs-client.ko rtrs-server.ko rnbd-client.ko rnbd-server.ko"
+
+for hdr in /usr/src/linux-headers-*-amd64; do
+	[ -d "$hdr" ] || continue
+	kver=${hdr#/usr/src/linux-headers-}
+	out=$CACHE/rnbd/$kver
+	done_all=1
+	for ko in $KOS; do [ -f "$out/$ko" ] || done_all=0; done
+	[ $done_all = 1 ] && continue
+	echo "build-rnbd: building rtrs and rnbd for $kver"
+	rm -rf "$out"
+	mkdir -p "$out/rtrs" "$out/rnbd"
+	cp "$RTRS_SRC"/* "$out/rtrs/"
+	cp "$RNBD_SRC"/* "$out/rnbd/"
+	# The in-tree Makefile of rnbd finds rtrs.h through $(srctree); here it
+	# is the copy next to it.
+	sed -i "s|-I\$(srctree)/drivers/infiniband/ulp/rtrs|-I$out/rtrs|" "$out/rnbd/Makefile"
+	make -s -C "$hdr" M="$out/rtrs" CONFIG_INFINIBAND_RTRS=m \
+		CONFIG_INFINIBAND_RTRS_CLIENT=m CONFIG_INFINIBAND_RTRS_SERVER=m \
+		modules > "$out/build-rtrs.log" 2>&1 ||
+		die "building rtrs failed, see $out/build-rtrs.log"
+	make -s -C "$hdr" M="$out/rnbd" CONFIG_BLK_DEV_RNBD_CLIENT=m \
+		CONFIG_BLK_DEV_RNBD_SERVER=m \
+		KBUILD_EXTRA_SYMBOLS="$out/rtrs/Module.symvers" \
+		modules > "$out/build-rnbd.log" 2>&1 ||
+		die "building rnbd failed, see $out/build-rnbd.log"
+	cp "$out"/rtrs/*.ko "$out"/rnbd/*.ko "$out/"
+done

@@ -325,7 +325,7 @@ static bool rbdt_lun_limits(struct se_session *se_sess, u64 lun,
 		if (deve->mapped_lun != lun)
 			continue;
 		found = true;
-		se_lun = rcu_dereference(deve->se_lun);
+		se_lun = deve->se_lun;
 		dev = se_lun ? rcu_dereference(se_lun->lun_se_dev) : NULL;
 		*max_bytes = RBD_MAX_IO_BYTES;
 		if (dev && dev->dev_attrib.hw_max_sectors) {

@@ -32,10 +32,15 @@
 
 #include "rbdt.h"
 
+/* Rate-limited error about a command, naming session, peer, queue, tag. */
 #define rbdt_cmd_err(cmd, fmt, ...)					\
+do {									\
+	const struct rbdt_cmd *__c = (cmd);				\
+									\
 	pr_err_ratelimited("session %016llx %pISpc qid %u tag %#llx: " fmt, \
-			   (cmd)->q->sess->handle, &(cmd)->q->peer,	\
-			   (cmd)->q->qid, (cmd)->tag, ##__VA_ARGS__)
+			   __c->q->sess->handle, &__c->q->peer,		\
+			   __c->q->qid, __c->tag, ##__VA_ARGS__);	\
+} while (0)
 
 static inline struct rbdt_cmd *to_rbdt_cmd(struct se_cmd *se_cmd)
 {

@@ -13,6 +13,8 @@
 #   make check-quick     the quick subset, for the inner loop
 #   make check-unit      unit tests only (plain, ASan and UBSan)
 #   make check-style     checkpatch --strict and sparse over kernel sources
+#   make bench           performance against RNBD, nvme-rdma, SRP, iSER, iSCSI,
+#                        NBD (BENCH_QUICK=1: a short run); Documentation/performance.rst
 #   make install         modules (+ depmod), rbdadm, targetcli; honours DESTDIR
 #   make install-targetcli  only the rbd fabric for targetcli (contrib/targetcli)
 
@@ -35,13 +37,13 @@ KSRC := $(shell find drivers include tests/modules -name '*.[ch]' ! -name '*.mod
 export KDIR KVER
 
 .PHONY: all modules userspace tools unit setup check check-quick check-unit check-schema \
-	check-guest check-style install install-targetcli clean help \
+	check-guest check-style bench install install-targetcli clean help \
 	dkms-source install-dkms check-dkms
 
 all: modules userspace tools unit
 
 help:
-	@sed -n '3,19p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,21p' Makefile | sed 's/^# \{0,1\}//'
 
 setup:
 	scripts/setup.sh
@@ -77,6 +79,10 @@ check: check-unit check-guest
 
 check-quick: modules userspace tools
 	tests/check quick
+
+# The performance comparison: one guest, every transport (bench/).
+bench: modules userspace tools
+	bench/bench.sh
 
 # Fails on any checkpatch or sparse finding.
 check-style:

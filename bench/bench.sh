@@ -1,0 +1,56 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# bench/bench.sh: "make bench". Boots one guest through the test rig
+# (tests/check bench/001@rxe, so the guest lock is respected), runs
+# bench/run-guest.sh inside it, then writes the table, JSON and PNG with
+# bench/report.py. See Documentation/performance.rst.
+#
+# Environment:
+#   BENCH_QUICK=1      one repetition, two short jobs, two transports'
+#                      worth of perftest: for development
+#   BENCH_REPS         repetitions, interleaved across transports (2)
+#   BENCH_RUNTIME      seconds per fio job (8), BENCH_RAMP ramp seconds (2)
+#   BENCH_JOBS         fio jobs: qd1 randread32 randwrite32 read128k
+#                      write128k read1m
+#   BENCH_TRANSPORTS   local rbd rnbd nvme srp iser iscsi nbd
+#   BENCH_PERFTEST     perftest runs, TEST:SIZE (empty: none)
+#   RBD_RESULTS        results directory (results/bench-<date>)
+set -uo pipefail
+
+REPO=$(cd "$(dirname "$0")/.." && pwd)
+[ "$(id -u)" -eq 0 ] || { echo "bench: must run as root (the test rig needs it)" >&2; exit 2; }
+
+if [ "${BENCH_QUICK:-0}" = 1 ]; then
+	: "${BENCH_REPS:=1}" "${BENCH_RUNTIME:=4}" "${BENCH_RAMP:=1}"
+	: "${BENCH_JOBS:=qd1 randread32}"
+	: "${BENCH_PERFTEST:=write_bw:4096 write_lat:4096}"
+fi
+RUN=${RBD_RESULTS:-$REPO/results/bench-$(date +%Y%m%d-%H%M%S)}
+mkdir -p "$RUN/single"
+# The guest reads its settings from the run's shared directory.
+{
+	for v in BENCH_REPS BENCH_RUNTIME BENCH_RAMP BENCH_JOBS BENCH_TRANSPORTS BENCH_PERFTEST; do
+		[ -n "${!v+x}" ] && printf "%s='%s'\n" "$v" "${!v}"
+	done
+} > "$RUN/single/bench.conf"
+
+start=$(date +%s)
+RBD_RESULTS=$RUN RBD_TRANSPORTS=rxe "$REPO/tests/check" bench/001@rxe
+rc=$?
+echo "bench: guest run took $(( $(date +%s) - start ))s"
+
+raw=$RUN/single/results/bench/001@rxe/raw
+if [ ! -d "$raw" ]; then
+	echo "bench: no raw results in $raw" >&2
+	exit 1
+fi
+# Debian's python3, which has python3-matplotlib (not one earlier in PATH).
+PY=/usr/bin/python3
+[ -x "$PY" ] || PY=python3
+"$PY" "$REPO/bench/report.py" "$raw" --out "$RUN" || exit 1
+cp "$RUN/bench.json" "$REPO/results/bench.json"
+cp "$RUN/bench.png" "$REPO/results/bench.png" 2>/dev/null
+cp "$RUN/bench.txt" "$REPO/results/bench.txt"
+echo "bench: $RUN/bench.txt, $RUN/bench.json, $RUN/bench.png (copies in results/)"
+exit $rc

@@ -1,0 +1,327 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""bench/report.py RAWDIR --out DIR
+
+Reads the raw results of bench/run-guest.sh and writes DIR/bench.txt (a
+readable table), DIR/bench.json (the same data) and DIR/bench.png (bar
+charts, when matplotlib is installed). Each figure is the mean over the
+repetitions; "spread" is (max - min) / mean in percent.
+"""
+
+import argparse
+import json
+import os
+import re
+import sys
+
+JOBS = {
+    # name: (description, primary metric)
+    "qd1": ("4k random read, QD1, 1 job", "iops"),
+    "randread32": ("4k random read, QD32, 2 jobs", "iops"),
+    "randwrite32": ("4k random write, QD32, 2 jobs", "iops"),
+    "read128k": ("128k sequential read, QD8", "mbps"),
+    "write128k": ("128k sequential write, QD8", "mbps"),
+    "read1m": ("1M sequential read, QD4", "mbps"),
+}
+TRANSPORTS = ["local", "rbd", "rnbd", "nvme", "srp", "iser", "iscsi", "nbd"]
+LABEL = {"local": "local brd", "rbd": "rbd", "rnbd": "RNBD", "nvme": "nvme-rdma",
+         "srp": "SRP", "iser": "iSER", "iscsi": "iSCSI/TCP", "nbd": "NBD/TCP"}
+USER_HZ = 100
+
+
+def read_meta(raw):
+    meta = {}
+    try:
+        with open(os.path.join(raw, "meta.txt")) as f:
+            for line in f:
+                k, _, v = line.strip().partition(" ")
+                if k in ("kernel", "cpus", "jobs", "transports", "fio",
+                         "clocksource", "topology"):
+                    meta[k] = v
+                elif k == "reps":
+                    # reps N runtime N ramp N
+                    fs = line.split()
+                    meta.update(dict(zip(fs[0::2], fs[1::2])))
+    except OSError:
+        pass
+    return meta
+
+
+def read_transports(raw):
+    st = {}
+    try:
+        with open(os.path.join(raw, "transports.txt")) as f:
+            for line in f:
+                parts = line.rstrip("\n").split(" ", 2)
+                if len(parts) >= 2:
+                    st[parts[0]] = {"status": "ok" if parts[1] == "ok" else "not available",
+                                    "reason": parts[2] if len(parts) > 2 else ""}
+    except OSError:
+        pass
+    return st
+
+
+def fio_metrics(jpath, cpath, ncpus):
+    """One fio run: IOPS, MB/s, total latency (mean, p50, p99) in us, CPU
+    per I/O in us (fio's usr+sys of its own threads, and the whole guest)."""
+    with open(jpath) as f:
+        text = f.read()
+    # fio may print warnings before the JSON document.
+    data = json.loads(text[text.index("{"):])
+    iops = bw = ios = 0.0
+    lat_w = p50_w = p99_w = 0.0
+    cpu_s = 0.0
+    runtime_s = 0.0
+    for job in data["jobs"]:
+        jios = 0
+        for d in ("read", "write"):
+            s = job[d]
+            if not s["total_ios"]:
+                continue
+            jios += s["total_ios"]
+            iops += s["iops"]
+            bw += s["bw_bytes"]
+            lat = s["lat_ns"]
+            pct = lat.get("percentile", {})
+            lat_w += lat["mean"] * s["total_ios"]
+            p50_w += pct.get("50.000000", 0) * s["total_ios"]
+            p99_w += pct.get("99.000000", 0) * s["total_ios"]
+            runtime_s = max(runtime_s, s["runtime"] / 1000.0)
+        ios += jios
+        cpu_s += (job["usr_cpu"] + job["sys_cpu"]) / 100.0 * job["job_runtime"] / 1000.0
+    if not ios:
+        raise ValueError("no I/O")
+    m = {"iops": iops, "mbps": bw / 1e6, "lat_us": lat_w / ios / 1000.0,
+         "p50_us": p50_w / ios / 1000.0, "p99_us": p99_w / ios / 1000.0,
+         "cpu_us_per_io": cpu_s / ios * 1e6}
+    try:
+        with open(cpath) as f:
+            a_busy, a_tot, b_busy, b_tot = (float(x) for x in f.read().split())
+        if b_tot > a_tot and ncpus:
+            frac = (b_busy - a_busy) / (b_tot - a_tot)
+            m["sys_cpu_us_per_io"] = frac * ncpus * runtime_s / ios * 1e6
+            m["guest_busy_pct"] = frac * 100.0
+    except (OSError, ValueError):
+        pass
+    return m
+
+
+PT_BW = re.compile(r"_bw-")
+
+
+def perftest_metrics(path, size):
+    with open(path) as f:
+        for line in f:
+            fs = line.split()
+            if len(fs) >= 4 and fs[0] == str(size) and fs[1].isdigit():
+                vals = [float(x) for x in fs[2:] if re.match(r"^[0-9.]+$", x)]
+                if PT_BW.search(os.path.basename(path)):
+                    # bytes iterations BW_peak BW_average[MB/s] MsgRate[Mpps]
+                    return {"bw_MBps": vals[1], "msg_rate_Mpps": vals[2]}
+                # bytes iterations t_min t_max t_typical t_avg t_stdev p99 p99.9
+                r = {"t_min_us": vals[0], "t_typical_us": vals[2], "t_avg_us": vals[3]}
+                if len(vals) >= 6:
+                    r["p99_us"] = vals[5]
+                return r
+    raise ValueError("no result line")
+
+
+def summarize(values):
+    mean = sum(values) / len(values)
+    lo, hi = min(values), max(values)
+    return {"mean": mean, "min": lo, "max": hi, "n": len(values),
+            "spread_pct": (hi - lo) / mean * 100.0 if mean else 0.0, "values": values}
+
+
+def collect(raw):
+    meta = read_meta(raw)
+    ncpus = int(meta.get("cpus", "0") or 0)
+    status = read_transports(raw)
+    fio = {}
+    errors = []
+    fdir = os.path.join(raw, "fio")
+    for rep in sorted(os.listdir(fdir)) if os.path.isdir(fdir) else []:
+        for t in sorted(os.listdir(os.path.join(fdir, rep))):
+            tdir = os.path.join(fdir, rep, t)
+            for fn in sorted(os.listdir(tdir)):
+                if not fn.endswith(".json"):
+                    continue
+                job = fn[:-5]
+                try:
+                    m = fio_metrics(os.path.join(tdir, fn),
+                                    os.path.join(tdir, job + ".cpu"), ncpus)
+                except (ValueError, KeyError, OSError) as e:
+                    errors.append("%s/%s/%s: %s" % (rep, t, job, e))
+                    continue
+                for k, v in m.items():
+                    fio.setdefault(job, {}).setdefault(t, {}).setdefault(k, []).append(v)
+    jobs = {}
+    for job, per_t in fio.items():
+        jobs[job] = {t: {k: summarize(v) for k, v in ms.items()} for t, ms in per_t.items()}
+    ratios = {}
+    for job, per_t in jobs.items():
+        key = JOBS.get(job, ("", "iops"))[1]
+        if "rbd" not in per_t:
+            continue
+        for t, ms in per_t.items():
+            if t == "rbd" or key not in ms or not ms[key]["mean"]:
+                continue
+            r = {key: per_t["rbd"][key]["mean"] / ms[key]["mean"]}
+            if ms["lat_us"]["mean"]:
+                r["lat_us"] = per_t["rbd"]["lat_us"]["mean"] / ms["lat_us"]["mean"]
+            ratios.setdefault(job, {})[t] = r
+    perf = {}
+    pdir = os.path.join(raw, "perftest")
+    for rep in sorted(os.listdir(pdir)) if os.path.isdir(pdir) else []:
+        for fn in sorted(os.listdir(os.path.join(pdir, rep))):
+            mt = re.match(r"^(\w+)-(\d+)\.txt$", fn)
+            if not mt:
+                continue
+            try:
+                m = perftest_metrics(os.path.join(pdir, rep, fn), mt.group(2))
+            except (ValueError, OSError, IndexError) as e:
+                errors.append("perftest %s/%s: %s" % (rep, fn, e))
+                continue
+            name = "ib_%s %s" % (mt.group(1), mt.group(2))
+            for k, v in m.items():
+                perf.setdefault(name, {}).setdefault(k, []).append(v)
+    perftest = {n: {k: summarize(v) for k, v in ms.items()} for n, ms in perf.items()}
+    for t in TRANSPORTS:
+        if t in status and status[t]["status"] == "ok" and not any(t in j for j in jobs.values()):
+            status[t] = {"status": "not available", "reason": "no fio results"}
+    return {"meta": meta, "transports": status, "jobs": jobs, "ratios": ratios,
+            "perftest": perftest, "job_descriptions": {k: v[0] for k, v in JOBS.items()},
+            "errors": errors}
+
+
+def fmt(v, digits=0):
+    if v is None:
+        return "-"
+    if digits == 0:
+        return "%.0f" % v
+    return "%.*f" % (digits, v)
+
+
+def table(data):
+    out = []
+    meta = data["meta"]
+    out.append("rbd benchmark: kernel %s, %s vCPUs (QEMU TCG, clocksource %s), %s, "
+               "%s repetitions of %s s per job after %s s ramp"
+               % (meta.get("kernel", "?"), meta.get("cpus", "?"), meta.get("clocksource", "?"),
+                  meta.get("fio", ""), meta.get("reps", "?"), meta.get("runtime", "?"),
+                  meta.get("ramp", "?")))
+    out.append("link: %s" % meta.get("topology", "?"))
+    out.append("figures: mean over repetitions; +-N% is the spread (max-min)/mean; "
+               "lat = total latency (submission + completion)")
+    out.append("cpu/io: fio's usr+sys per I/O, us; sys/io: whole-guest busy CPU per I/O, us "
+               "(includes the target side)")
+    out.append("rbd/peer: rbd's figure over the peer's, IOPS for 4k jobs, MB/s for the others "
+               "(>1: rbd faster); lat: the same for mean latency (<1: rbd faster)")
+    out.append("")
+    order = [t for t in TRANSPORTS if t in data["transports"]] + \
+        [t for t in data["transports"] if t not in TRANSPORTS]
+    for t in order:
+        s = data["transports"][t]
+        if s["status"] != "ok":
+            out.append("%-10s not available: %s" % (LABEL.get(t, t), s["reason"]))
+    if any(data["transports"][t]["status"] != "ok" for t in order):
+        out.append("")
+    for job in [j for j in JOBS if j in data["jobs"]] + \
+            [j for j in data["jobs"] if j not in JOBS]:
+        per_t = data["jobs"][job]
+        key = JOBS.get(job, ("", "iops"))[1]
+        out.append("%s (%s)" % (job, JOBS.get(job, (job,))[0]))
+        hdr = "  %-10s %9s %6s %8s %6s %8s %8s %8s %7s %7s %9s %6s" % (
+            "transport", "IOPS", "+-%", "MB/s", "+-%", "lat us", "p50 us", "p99 us",
+            "cpu/io", "sys/io", "rbd/peer", "lat")
+        out.append(hdr)
+        for t in order:
+            if t not in per_t:
+                continue
+            m = per_t[t]
+            g = lambda k: m[k]["mean"] if k in m else None
+            sp = lambda k: m[k]["spread_pct"] if k in m else None
+            r = data["ratios"].get(job, {}).get(t, {})
+            rs = "-" if t == "rbd" else ("%.2f" % r[key] if key in r else "n/a")
+            rl = "-" if t == "rbd" else ("%.2f" % r["lat_us"] if "lat_us" in r else "n/a")
+            out.append("  %-10s %9s %6s %8s %6s %8s %8s %8s %7s %7s %9s %6s" % (
+                LABEL.get(t, t), fmt(g("iops")), fmt(sp("iops")), fmt(g("mbps"), 1),
+                fmt(sp("mbps")), fmt(g("lat_us"), 1), fmt(g("p50_us"), 1),
+                fmt(g("p99_us"), 1), fmt(g("cpu_us_per_io"), 1),
+                fmt(g("sys_cpu_us_per_io"), 1), rs, rl))
+        out.append("")
+    if data["perftest"]:
+        out.append("perftest over the same link (rdma_cm, -R)")
+        for name, ms in sorted(data["perftest"].items()):
+            parts = ["%s %s (+-%s%%)" % (k, fmt(v["mean"], 2), fmt(v["spread_pct"]))
+                     for k, v in ms.items()]
+            out.append("  %-22s %s" % (name, ", ".join(parts)))
+        out.append("")
+    for e in data["errors"]:
+        out.append("error: %s" % e)
+    return "\n".join(out) + "\n"
+
+
+def chart(data, path):
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return False
+    jobs = [j for j in JOBS if j in data["jobs"]]
+    if not jobs:
+        return False
+    n = len(jobs) + 1
+    cols = 2 if n > 1 else 1
+    rows = (n + cols - 1) // cols
+    fig, axes = plt.subplots(rows, cols, figsize=(6 * cols, 3.2 * rows), squeeze=False)
+    for ax, job in zip(axes.flat, jobs + ["qd1-lat"]):
+        if job == "qd1-lat":
+            if "qd1" not in data["jobs"]:
+                ax.axis("off")
+                continue
+            per_t, key, title = data["jobs"]["qd1"], "lat_us", "4k QD1 mean total latency (us)"
+        else:
+            key = JOBS[job][1]
+            per_t = data["jobs"][job]
+            title = "%s (%s)" % (JOBS[job][0], "IOPS" if key == "iops" else "MB/s")
+        ts = [t for t in TRANSPORTS if t in per_t and key in per_t[t]]
+        means = [per_t[t][key]["mean"] for t in ts]
+        err = [[per_t[t][key]["mean"] - per_t[t][key]["min"] for t in ts],
+               [per_t[t][key]["max"] - per_t[t][key]["mean"] for t in ts]]
+        colors = ["tab:red" if t == "rbd" else ("tab:gray" if t == "local" else "tab:blue")
+                  for t in ts]
+        ax.bar([LABEL.get(t, t) for t in ts], means, yerr=err, color=colors, capsize=3)
+        ax.set_title(title, fontsize=9)
+        ax.tick_params(axis="x", labelsize=7, rotation=30)
+        ax.tick_params(axis="y", labelsize=7)
+    for ax in list(axes.flat)[n:]:
+        ax.axis("off")
+    fig.suptitle("rbd vs peers, one QEMU TCG guest, Soft-RoCE loopback; bars: mean, "
+                 "whiskers: min-max", fontsize=9)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    return True
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("raw")
+    ap.add_argument("--out", required=True)
+    a = ap.parse_args()
+    data = collect(a.raw)
+    os.makedirs(a.out, exist_ok=True)
+    with open(os.path.join(a.out, "bench.json"), "w") as f:
+        json.dump(data, f, indent=1, sort_keys=True)
+    txt = table(data)
+    with open(os.path.join(a.out, "bench.txt"), "w") as f:
+        f.write(txt)
+    sys.stdout.write(txt)
+    if not chart(data, os.path.join(a.out, "bench.png")):
+        print("report: no chart (python3-matplotlib missing or no results)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

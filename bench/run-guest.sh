@@ -1,0 +1,499 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# bench/run-guest.sh OUTDIR [CONF]
+#
+# Runs inside the test guest (started by tests/bench/001 through the rig,
+# see bench/bench.sh): one RAM disk (brd, /dev/ram0) exported by every
+# transport, the same fio jobs against each transport's block device in
+# turn, repetitions interleaved (A B C A B C), and perftest over the same
+# soft RDMA link. Writes raw results under OUTDIR:
+#
+#   fio/<rep>/<transport>/<job>.json   fio's JSON output
+#   fio/<rep>/<transport>/<job>.cpu    system-wide CPU busy (jiffies) and
+#                                       elapsed jiffies during the job
+#   perftest/<rep>/<test>.txt          perftest's output
+#   transports.txt                     "name status reason" per transport
+#   meta.txt                           settings and versions
+#
+# A transport that cannot be set up is reported "not available" with the
+# reason; the bench goes on with the others. Settings come from CONF
+# (shell assignments, written by bench/bench.sh):
+#   BENCH_REPS, BENCH_RUNTIME, BENCH_RAMP, BENCH_JOBS, BENCH_TRANSPORTS,
+#   BENCH_PERFTEST, BENCH_RD_MIB
+
+OUTDIR=$1
+CONF=${2:-}
+# shellcheck source=/dev/null
+[ -n "$CONF" ] && [ -f "$CONF" ] && . "$CONF"
+
+BENCH_REPS=${BENCH_REPS:-2}
+BENCH_RUNTIME=${BENCH_RUNTIME:-8}
+BENCH_RAMP=${BENCH_RAMP:-2}
+BENCH_JOBS=${BENCH_JOBS:-"qd1 randread32 randwrite32 read128k write128k read1m"}
+BENCH_TRANSPORTS=${BENCH_TRANSPORTS:-"local rbd rnbd nvme srp iser iscsi nbd"}
+BENCH_PERFTEST=${BENCH_PERFTEST:-"write_bw:4096 write_bw:131072 read_bw:4096 read_bw:131072 write_lat:4096 read_lat:4096 send_lat:4096"}
+BENCH_RD_MIB=${BENCH_RD_MIB:-256}
+
+TGT=${RBD_TGT_ADDR:-10.10.0.1}
+INI=${RBD_INI_ADDR:-10.10.0.2}
+RAM=/dev/ram0
+LIO=/sys/kernel/config/target
+IQN_RBD=iqn.2026-12.org.example.rbd:bench
+INI_RBD=iqn.2026-12.org.example.rbd:bench-ini
+IQN_ISCSI=iqn.2026-12.org.example.iscsi:bench
+NQN=nqn.2026-12.org.example:bench
+HOSTNQN=nqn.2026-12.org.example:bench-host
+ISCSI_PORT=3260
+ISER_PORT=3261
+NBD_PORT=10809
+SRP_PORT=5555
+
+LOG=$OUTDIR/bench.log
+mkdir -p "$OUTDIR"
+: > "$OUTDIR/transports.txt"
+
+log() { echo "$(date +%T) $*" >> "$LOG"; }
+
+# Wait until CMD succeeds, at most SECONDS seconds.
+wait_for() {
+	local end=$((SECONDS + $1))
+	shift
+	while ! "$@" > /dev/null 2>&1; do
+		[ $SECONDS -ge $end ] && return 1
+		sleep 0.2
+	done
+}
+
+# Which SCSI disk appeared since the list in $1 (space separated names).
+new_sd() {
+	local d
+	for d in /sys/block/sd*; do
+		[ -e "$d" ] || continue
+		d=${d##*/}
+		case " $1 " in *" $d "*) ;; *) echo "$d"; return 0 ;; esac
+	done
+	return 1
+}
+sd_list() { ls /sys/block 2>/dev/null | grep '^sd' | tr '\n' ' '; }
+
+# ------------------------------------------------------------------ targets
+# Each setup_<t> prepares the target side once; connect_<t> logs the
+# initiator in and prints the block device; disconnect_<t> logs out.
+# Every target shares /dev/ram0: LIO's iblock backstore holds it
+# exclusively, nvmet and rnbd-server open it shared, nbd-server opens it
+# as a file.
+
+LIO_BS=$LIO/core/iblock_0/bench
+
+setup_lio() {
+	[ -d "$LIO_BS" ] && return 0
+	modprobe -a target_core_mod target_core_iblock || return 1
+	mkdir -p "$LIO_BS" &&
+		echo "udev_path=$RAM" > "$LIO_BS/control" &&
+		echo 1 > "$LIO_BS/enable"
+}
+
+# lio_lun TPG FABRIC_PORT_NAME: LUN 0 of TPG on the shared backstore.
+lio_lun() {
+	mkdir -p "$1/lun/lun_0" && ln -s "$LIO_BS" "$1/lun/lun_0/$2"
+}
+
+# local: the RAM disk itself.
+setup_local() { [ -b $RAM ]; }
+connect_local() { echo $RAM; }
+disconnect_local() { :; }
+
+# rbd: rbdt (LIO fabric) + rbdi, configured through configfs.
+setup_rbd() {
+	local tpg=$LIO/rbd/$IQN_RBD/tpgt_1
+	modprobe rbdt || { echo "rbdt does not load"; return 1; }
+	setup_lio || return 1
+	mkdir -p "$tpg" && mkdir "$tpg/np/$TGT:65000" && lio_lun "$tpg" rbd_port &&
+		mkdir -p "$tpg/acls/$INI_RBD/lun_0" &&
+		ln -s "$tpg/lun/lun_0" "$tpg/acls/$INI_RBD/lun_0/mapped" &&
+		echo 1 > "$tpg/enable" || { echo "rbd target set-up failed"; return 1; }
+}
+connect_rbd() {
+	local s=/sys/kernel/config/rbdi/bench dev
+	modprobe rbdi || { echo "rbdi does not load" >&2; return 1; }
+	mkdir "$s" && echo "$TGT" > "$s/traddr" && echo 65000 > "$s/trsvcid" &&
+		echo "$IQN_RBD" > "$s/target" && echo 0 > "$s/lun" &&
+		echo "$INI_RBD" > "$s/initiator" || { echo "rbdi session set-up failed" >&2; return 1; }
+	if ! echo 1 > "$s/enable"; then
+		echo "rbdi login failed: $(dmesg | grep -i rbdi | tail -n1)" >&2
+		rmdir "$s"
+		return 1
+	fi
+	dev=$(cat "$s/device")
+	wait_for 10 test -b "/dev/$dev" || { echo "no /dev/$dev after login" >&2; return 1; }
+	echo "/dev/$dev"
+}
+disconnect_rbd() {
+	local s=/sys/kernel/config/rbdi/bench
+	[ -d $s ] || return 0
+	echo 0 > $s/enable
+	rmdir $s
+}
+
+# RNBD: rnbd-server / rnbd-client (built by scripts/build-rnbd.sh).
+setup_rnbd() {
+	modprobe rnbd_server 2>&1 || { echo "rnbd_server does not load (scripts/build-rnbd.sh)"; return 1; }
+	modprobe rnbd_client 2>&1 || { echo "rnbd_client does not load"; return 1; }
+}
+connect_rnbd() {
+	local before
+	before=$(ls /sys/block | grep '^rnbd' | tr '\n' ' ')
+	echo "sessname=bench path=ip:$TGT device_path=$RAM" > /sys/class/rnbd-client/ctl/map_device ||
+		{ echo "rnbd map_device failed: $(dmesg | grep -i rnbd | tail -n1)" >&2; return 1; }
+	local d
+	for d in /sys/block/rnbd*; do
+		case " $before " in *" ${d##*/} "*) continue ;; esac
+		wait_for 10 test -b "/dev/${d##*/}" && { echo "/dev/${d##*/}"; return 0; }
+	done
+	echo "no rnbd device after map_device" >&2
+	return 1
+}
+disconnect_rnbd() {
+	local d
+	for d in /sys/block/rnbd*/rnbd/unmap_device; do
+		[ -e "$d" ] && echo normal > "$d"
+	done
+	return 0
+}
+
+# NVMe over RDMA: nvmet-rdma target in configfs, nvme-cli.
+setup_nvme() {
+	local n=/sys/kernel/config/nvmet
+	modprobe -a nvmet nvmet_rdma nvme_rdma || { echo "nvmet/nvme modules do not load"; return 1; }
+	mkdir -p "$n/subsystems/$NQN/namespaces/1" &&
+		echo 1 > "$n/subsystems/$NQN/attr_allow_any_host" &&
+		echo $RAM > "$n/subsystems/$NQN/namespaces/1/device_path" &&
+		echo 1 > "$n/subsystems/$NQN/namespaces/1/enable" &&
+		mkdir -p "$n/ports/1" &&
+		echo rdma > "$n/ports/1/addr_trtype" &&
+		echo ipv4 > "$n/ports/1/addr_adrfam" &&
+		echo "$TGT" > "$n/ports/1/addr_traddr" &&
+		echo 4420 > "$n/ports/1/addr_trsvcid" &&
+		ln -s "$n/subsystems/$NQN" "$n/ports/1/subsystems/$NQN" ||
+		{ echo "nvmet configfs set-up failed"; return 1; }
+}
+connect_nvme() {
+	local c
+	timeout 60 nvme connect -t rdma -a "$TGT" -s 4420 -n "$NQN" --hostnqn="$HOSTNQN" >> "$LOG" 2>&1 ||
+		{ echo "nvme connect failed: $(dmesg | grep -i nvme | tail -n1)" >&2; return 1; }
+	for c in /sys/class/nvme/nvme*; do
+		[ "$(cat "$c/subsysnqn" 2>/dev/null)" = "$NQN" ] || continue
+		wait_for 10 test -b "/dev/${c##*/}n1" && { echo "/dev/${c##*/}n1"; return 0; }
+	done
+	echo "no namespace block device after nvme connect" >&2
+	return 1
+}
+disconnect_nvme() { timeout 60 nvme disconnect -n "$NQN" >> "$LOG" 2>&1; }
+
+# SRP: LIO ib_srpt listening on rdma_cm, ib_srp with dest=IP:port.
+setup_srp() {
+	local gid guid tpg a
+	modprobe -a ib_srpt ib_srp || { echo "ib_srpt/ib_srp do not load"; return 1; }
+	setup_lio || return 1
+	gid=$(cat /sys/class/infiniband/rxe0/ports/1/gids/0 2>/dev/null) ||
+		{ echo "no GID on rxe0"; return 1; }
+	# srpt names a port after the interface ID of GID 0: xxxx:xxxx:xxxx:xxxx.
+	guid=$(echo "$gid" | cut -d: -f5-8)
+	mkdir -p "$LIO/srpt" || return 1
+	echo $SRP_PORT > "$LIO/srpt/discovery_auth/rdma_cm_port" ||
+		{ echo "srpt rdma_cm_port refused"; return 1; }
+	tpg=$LIO/srpt/$guid/tpgt_1
+	mkdir -p "$tpg" || { echo "srpt target $guid refused"; return 1; }
+	lio_lun "$tpg" srpt_port || return 1
+	# rdma_cm logins are named after the initiator's IP address; the
+	# source address of a loopback connection may be either end.
+	for a in "$INI" "$TGT"; do
+		mkdir -p "$tpg/acls/$a/lun_0" &&
+			ln -s "$tpg/lun/lun_0" "$tpg/acls/$a/lun_0/mapped" || return 1
+	done
+	echo 1 > "$tpg/enable" || { echo "srpt TPG enable failed"; return 1; }
+	echo "${guid//:/}" > /run/bench-srp-guid
+}
+connect_srp() {
+	local before g sd
+	g=$(cat /run/bench-srp-guid)
+	before=$(sd_list)
+	echo "id_ext=$g,ioc_guid=$g,dest=$TGT:$SRP_PORT,queue_size=128" \
+		> /sys/class/infiniband_srp/srp-rxe0-1/add_target ||
+		{ echo "ib_srp add_target failed: $(dmesg | grep -i srp | tail -n1)" >&2; return 1; }
+	wait_for 15 new_sd "$before" || { echo "no SCSI disk after SRP login" >&2; return 1; }
+	sd=$(new_sd "$before")
+	wait_for 10 test -b "/dev/$sd" || return 1
+	echo "/dev/$sd"
+}
+disconnect_srp() {
+	local h
+	for h in /sys/class/srp_remote_ports/*/delete; do
+		[ -e "$h" ] && echo 1 > "$h"
+	done
+	wait_for 10 sh -c '! ls /sys/class/srp_remote_ports/* > /dev/null 2>&1'
+}
+
+# iSCSI target with two portals: TCP on 3260, iSER on 3261.
+setup_iscsi_target() {
+	local tpg=$LIO/iscsi/$IQN_ISCSI/tpgt_1
+	[ -d "$tpg" ] && return 0
+	modprobe -a iscsi_target_mod || { echo "iscsi_target_mod does not load"; return 1; }
+	setup_lio || return 1
+	mkdir -p "$tpg" && lio_lun "$tpg" iscsi_port &&
+		echo 1 > "$tpg/attrib/generate_node_acls" &&
+		echo 1 > "$tpg/attrib/cache_dynamic_acls" &&
+		echo 0 > "$tpg/attrib/demo_mode_write_protect" &&
+		echo 0 > "$tpg/attrib/authentication" &&
+		mkdir "$tpg/np/$TGT:$ISCSI_PORT" ||
+		{ echo "iSCSI target set-up failed"; return 1; }
+	echo 1 > "$tpg/enable" || { echo "iSCSI TPG enable failed"; return 1; }
+}
+start_iscsid() {
+	pgrep -x iscsid > /dev/null && return 0
+	modprobe -a iscsi_tcp ib_iser scsi_transport_iscsi || return 1
+	mkdir -p /run/lock/iscsi /etc/iscsi
+	[ -s /etc/iscsi/initiatorname.iscsi ] ||
+		echo "InitiatorName=iqn.2026-12.org.example:bench-iscsi-ini" > /etc/iscsi/initiatorname.iscsi
+	iscsid >> "$LOG" 2>&1 || return 1
+	wait_for 5 pgrep -x iscsid
+}
+setup_iscsi() {
+	setup_iscsi_target || return 1
+	start_iscsid || { echo "iscsid does not start"; return 1; }
+}
+setup_iser() {
+	local tpg=$LIO/iscsi/$IQN_ISCSI/tpgt_1
+	modprobe ib_isert || { echo "ib_isert does not load"; return 1; }
+	setup_iscsi_target || return 1
+	mkdir "$tpg/np/$TGT:$ISER_PORT" && echo 1 > "$tpg/np/$TGT:$ISER_PORT/iser" ||
+		{ echo "iSER portal refused"; return 1; }
+	start_iscsid || { echo "iscsid does not start"; return 1; }
+}
+# iscsi_login IFACE PORT
+iscsi_login() {
+	local before sd
+	before=$(sd_list)
+	iscsiadm -m node -o new -T "$IQN_ISCSI" -p "$TGT:$2" -I "$1" >> "$LOG" 2>&1 &&
+		timeout 90 iscsiadm -m node -T "$IQN_ISCSI" -p "$TGT:$2" -I "$1" --login >> "$LOG" 2>&1 ||
+		{ echo "iscsiadm login ($1) failed: $(tail -n1 "$LOG")" >&2; return 1; }
+	wait_for 15 new_sd "$before" || { echo "no SCSI disk after iSCSI login ($1)" >&2; return 1; }
+	sd=$(new_sd "$before")
+	wait_for 10 test -b "/dev/$sd" || return 1
+	echo "/dev/$sd"
+}
+iscsi_logout() {
+	timeout 60 iscsiadm -m node -T "$IQN_ISCSI" -p "$TGT:$2" -I "$1" --logout >> "$LOG" 2>&1
+	iscsiadm -m node -o delete -T "$IQN_ISCSI" -p "$TGT:$2" -I "$1" >> "$LOG" 2>&1
+	return 0
+}
+connect_iscsi() { iscsi_login default $ISCSI_PORT; }
+disconnect_iscsi() { iscsi_logout default $ISCSI_PORT; }
+connect_iser() { iscsi_login iser $ISER_PORT; }
+disconnect_iser() { iscsi_logout iser $ISER_PORT; }
+
+# NBD over TCP: nbd-server exporting /dev/ram0, the kernel's nbd client.
+setup_nbd() {
+	modprobe nbd nbds_max=2 || { echo "nbd does not load"; return 1; }
+	command -v nbd-server > /dev/null || { echo "nbd-server is not installed"; return 1; }
+	cat > /run/bench-nbd.conf <<-EOF
+	[generic]
+	user = root
+	group = root
+	listenaddr = $TGT
+	port = $NBD_PORT
+	[bench]
+	exportname = $RAM
+	EOF
+	nbd-server -C /run/bench-nbd.conf -p /run/bench-nbd.pid >> "$LOG" 2>&1 ||
+		{ echo "nbd-server does not start"; return 1; }
+}
+connect_nbd() {
+	timeout 60 nbd-client "$TGT" $NBD_PORT /dev/nbd0 -N bench -b 4096 >> "$LOG" 2>&1 ||
+		{ echo "nbd-client failed: $(tail -n1 "$LOG")" >&2; return 1; }
+	wait_for 10 sh -c '[ "$(cat /sys/block/nbd0/size)" != 0 ]' || return 1
+	echo /dev/nbd0
+}
+disconnect_nbd() { timeout 60 nbd-client -d /dev/nbd0 >> "$LOG" 2>&1; }
+
+# ------------------------------------------------------------------ fio
+# job NAME: fio options (without the device).
+job_opts() {
+	case "$1" in
+	qd1) echo "--rw=randread --bs=4k --iodepth=1 --numjobs=1" ;;
+	randread32) echo "--rw=randread --bs=4k --iodepth=32 --numjobs=2" ;;
+	randwrite32) echo "--rw=randwrite --bs=4k --iodepth=32 --numjobs=2" ;;
+	read128k) echo "--rw=read --bs=128k --iodepth=8 --numjobs=1" ;;
+	write128k) echo "--rw=write --bs=128k --iodepth=8 --numjobs=1" ;;
+	read1m) echo "--rw=read --bs=1M --iodepth=4 --numjobs=1" ;;
+	*) return 1 ;;
+	esac
+}
+
+# cpu_jiffies: "busy total" from /proc/stat (all CPUs).
+cpu_jiffies() {
+	awk '/^cpu / { t = 0; for (i = 2; i <= NF; i++) t += $i; print t - $5 - $6, t }' /proc/stat
+}
+
+# run_job DEV JOB OUT
+run_job() {
+	local dev=$1 job=$2 out=$3 a b
+	# shellcheck disable=SC2046
+	a=$(cpu_jiffies)
+	timeout $((BENCH_RUNTIME + BENCH_RAMP + 60)) \
+		fio --name="$job" --filename="$dev" --ioengine=libaio --direct=1 \
+		--time_based --runtime="$BENCH_RUNTIME" --ramp_time="$BENCH_RAMP" \
+		--size="${BENCH_RD_MIB}M" --norandommap --randrepeat=0 \
+		--lat_percentiles=1 --percentile_list=50:99 \
+		--output-format=json --output="$out.json" $(job_opts "$job") >> "$LOG" 2>&1
+	local rc=$?
+	b=$(cpu_jiffies)
+	echo "$a $b" > "$out.cpu"
+	return $rc
+}
+
+# ------------------------------------------------------------------ perftest
+# perftest TEST SIZE OUT: server first, then client; retry when perftest's
+# clock calibration fails (figures 0 or inf) or the client races.
+perftest_one() {
+	local t=$1 size=$2 out=$3 try spid ok=0 iters=2000
+	case "$t" in *_bw) [ "$size" -ge 65536 ] && iters=500 ;; esac
+	for try in 1 2 3; do
+		"ib_$t" -R -F -s "$size" -n $iters > "$out.server" 2>&1 &
+		spid=$!
+		sleep 1
+		timeout 60 "ib_$t" -R -F -s "$size" -n $iters "$TGT" > "$out" 2>&1
+		wait_for 10 sh -c "! kill -0 $spid"
+		kill "$spid" 2> /dev/null
+		wait "$spid" 2> /dev/null
+		# The result line starts with the message size.
+		if awk -v s="$size" '$1 == s && NF >= 4 { for (i = 2; i <= NF; i++)
+				if ($i == "inf" || $i == "nan") exit 1
+				if ($4 + 0 > 0) { ok = 1 } } END { exit !ok }' "$out"; then
+			ok=1
+			break
+		fi
+		log "perftest $t $size: attempt $try failed"
+		mv "$out" "$out.try$try"
+		sleep 1
+	done
+	[ $ok = 1 ]
+}
+
+# ------------------------------------------------------------------ teardown
+# Undo every set-up, so every module unloads (the rig checks rbdt and rbdi).
+lio_clear_fabric() {
+	local f=$LIO/$1 t tpg a l x
+	[ -d "$f" ] || return 0
+	for t in "$f"/*/; do
+		[ -d "$t" ] || continue
+		case "$(basename "$t")" in discovery_auth) continue ;; esac
+		for tpg in "$t"tpgt_*/; do
+			[ -d "$tpg" ] || continue
+			echo 0 > "$tpg/enable" 2> /dev/null
+			for a in "$tpg"acls/*/; do
+				[ -d "$a" ] || continue
+				for l in "$a"lun_*/; do
+					[ -d "$l" ] || continue
+					for x in "$l"*; do [ -L "$x" ] && rm -f "$x"; done
+					rmdir "$l"
+				done
+				rmdir "$a"
+			done
+			for l in "$tpg"lun/lun_*/; do
+				[ -d "$l" ] || continue
+				for x in "$l"*; do [ -L "$x" ] && rm -f "$x"; done
+				rmdir "$l"
+			done
+			for x in "$tpg"np/*/; do [ -d "$x" ] && rmdir "$x"; done
+			rmdir "$tpg"
+		done
+		rmdir "$t"
+	done
+	rmdir "$f" 2> /dev/null
+	return 0
+}
+
+teardown() {
+	local n=/sys/kernel/config/nvmet t
+	for t in $BENCH_TRANSPORTS; do "disconnect_$t" > /dev/null 2>&1; done
+	[ -f /run/bench-nbd.pid ] && kill "$(cat /run/bench-nbd.pid)" 2> /dev/null
+	if [ -d "$n/ports/1" ]; then
+		rm -f "$n/ports/1/subsystems/$NQN"
+		rmdir "$n/ports/1"
+		echo 0 > "$n/subsystems/$NQN/namespaces/1/enable"
+		rmdir "$n/subsystems/$NQN/namespaces/1" "$n/subsystems/$NQN"
+	fi
+	for t in rbd srpt iscsi; do lio_clear_fabric "$t"; done
+	[ -d "$LIO_BS" ] && rmdir "$LIO_BS" && rmdir "$LIO/core/iblock_0"
+	modprobe -r rbdi rbdt
+	return 0
+}
+
+# ------------------------------------------------------------------ main
+{
+	echo "kernel $(uname -r)"
+	echo "cpus $(nproc)"
+	echo "reps $BENCH_REPS runtime $BENCH_RUNTIME ramp $BENCH_RAMP"
+	echo "jobs $BENCH_JOBS"
+	echo "transports $BENCH_TRANSPORTS"
+	echo "fio $(fio --version)"
+	echo "clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)"
+	echo "topology rxe0 on vA ($TGT) and rxe1 on vB ($INI); rdma_cm resolves both ends to rxe0 (loopback)"
+	rdma link show
+} > "$OUTDIR/meta.txt" 2>&1
+
+modprobe -a sd_mod sg > /dev/null 2>&1
+modprobe brd rd_nr=1 rd_size=$((BENCH_RD_MIB * 1024)) || { echo "brd does not load"; exit 1; }
+# Fill the RAM disk once, so reads are not served from unallocated pages.
+dd if=/dev/zero of=$RAM bs=1M count="$BENCH_RD_MIB" oflag=direct 2>> "$LOG"
+
+avail=()
+for t in $BENCH_TRANSPORTS; do
+	log "setup $t"
+	if reason=$("setup_$t" 2>&1); then
+		avail+=("$t")
+		echo "$t ok" >> "$OUTDIR/transports.txt"
+	else
+		reason=$(echo "$reason" | tail -n1)
+		echo "$t unavailable ${reason:-set-up failed}" >> "$OUTDIR/transports.txt"
+		log "setup $t failed: $reason"
+	fi
+done
+
+declare -A failed
+for ((rep = 1; rep <= BENCH_REPS; rep++)); do
+	for t in "${avail[@]}"; do
+		[ -n "${failed[$t]:-}" ] && continue
+		log "rep $rep: $t connect"
+		if ! dev=$("connect_$t" 2> "$OUTDIR/err"); then
+			failed[$t]=$(tail -n1 "$OUTDIR/err")
+			log "rep $rep: $t connect failed: ${failed[$t]}"
+			sed -i "s|^$t ok\$|$t unavailable ${failed[$t]:-connect failed}|" "$OUTDIR/transports.txt"
+			"disconnect_$t" > /dev/null 2>&1
+			continue
+		fi
+		log "rep $rep: $t on $dev"
+		d=$OUTDIR/fio/$rep/$t
+		mkdir -p "$d"
+		for j in $BENCH_JOBS; do
+			log "rep $rep: $t $j"
+			run_job "$dev" "$j" "$d/$j" || log "rep $rep: $t $j: fio failed"
+		done
+		"disconnect_$t" >> "$LOG" 2>&1 || log "rep $rep: $t disconnect failed"
+	done
+	if [ -n "$BENCH_PERFTEST" ]; then
+		mkdir -p "$OUTDIR/perftest/$rep"
+		for p in $BENCH_PERFTEST; do
+			log "rep $rep: perftest $p"
+			perftest_one "${p%:*}" "${p#*:}" "$OUTDIR/perftest/$rep/${p%:*}-${p#*:}.txt" ||
+				log "rep $rep: perftest $p failed"
+		done
+	fi
+done
+rm -f "$OUTDIR/err"
+log "teardown"
+teardown >> "$LOG" 2>&1
+log "done"
+echo done > "$OUTDIR/done"

@@ -215,11 +215,12 @@ static bool attr_is(const char *dir, const char *name, const char *want)
 }
 
 /*
- * Find a session for the same address, port, target and LUN; copy its
- * name into NAME. Returns 1 if found, 0 if not.
+ * Find a session for the same address, port, target, LUN and initiator;
+ * copy its name into NAME. Returns 1 if found, 0 if not.
  */
 static int find_session(const char *addr, unsigned int port, const char *target,
-			unsigned long long lun, char *name, size_t len)
+			unsigned long long lun, const char *initiator,
+			char *name, size_t len)
 {
 	char dir[PATH_MAX], buf[32];
 	struct dirent *de;
@@ -235,7 +236,7 @@ static int find_session(const char *addr, unsigned int port, const char *target,
 		snprintf(dir, sizeof(dir), "%s/%s", RBDI_CONFIGFS, de->d_name);
 		snprintf(buf, sizeof(buf), "%u", port);
 		if (!attr_is(dir, "traddr", addr) || !attr_is(dir, "trsvcid", buf) ||
-		    !attr_is(dir, "target", target))
+		    !attr_is(dir, "target", target) || !attr_is(dir, "initiator", initiator))
 			continue;
 		snprintf(buf, sizeof(buf), "%llu", lun);
 		if (!attr_is(dir, "lun", buf))
@@ -530,7 +531,7 @@ int cmd_login(int argc, char **argv)
 	if (ensure_rbdi())
 		return EXIT_FAIL;
 
-	if (find_session(addr, port, target, lun, name, sizeof(name))) {
+	if (find_session(addr, port, target, lun, initiator, name, sizeof(name))) {
 		snprintf(dir, sizeof(dir), "%s/%s", RBDI_CONFIGFS, name);
 		if (attr_is(dir, "enable", "1") && !read_attr(dir, "device", dev, sizeof(dev)) &&
 		    *dev) {
@@ -600,7 +601,12 @@ int cmd_login(int argc, char **argv)
 
 	ret = write_attr(dir, "enable", "1");
 	if (ret) {
-		err("login: %s:%u %s: %s", addr, port, target, login_error(-ret));
+		char why[256];
+
+		/* rbdi says why in last_error; errno alone is ambiguous. */
+		if (read_attr(dir, "last_error", why, sizeof(why)) || !*why)
+			snprintf(why, sizeof(why), "%s", login_error(-ret));
+		err("login: %s:%u %s: %s", addr, port, target, why);
 		goto fail;
 	}
 	if (read_attr(dir, "device", dev, sizeof(dev)) || !*dev) {

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,19 +41,20 @@ struct field {
 	const char *attr;
 	const char *key;
 	const char *label;
+	bool number;
 };
 
 static const struct field list_fields[] = {
-	{ "device",      "device",      "Device:" },
-	{ "target",      "target",      "Target:" },
-	{ "lun",         "lun",         "LUN:" },
-	{ "traddr",      "address",     "Address:" },
-	{ "trsvcid",     "port",        "Port:" },
-	{ "initiator",   "initiator",   "Initiator:" },
-	{ "state",       "state",       "State:" },
-	{ "nr_queues",   "queues",      "Queues:" },
-	{ "queue_depth", "queue_depth", "Queue depth:" },
-	{ "max_io_size", "max_io",      "Max I/O:" },
+	{ "device",      "device",      "Device:",      false },
+	{ "target",      "target",      "Target:",      false },
+	{ "lun",         "lun",         "LUN:",         true },
+	{ "traddr",      "address",     "Address:",     false },
+	{ "trsvcid",     "port",        "Port:",        true },
+	{ "initiator",   "initiator",   "Initiator:",   false },
+	{ "state",       "state",       "State:",       false },
+	{ "nr_queues",   "queues",      "Queues:",      true },
+	{ "queue_depth", "queue_depth", "Queue depth:", true },
+	{ "max_io_size", "max_io",      "Max I/O:",     true },
 };
 
 static int name_cmp(const struct dirent **a, const struct dirent **b)
@@ -120,9 +122,17 @@ int cmd_list(int argc, char **argv)
 		out_record_begin();
 		out_str("session", "Session:", ents[i]->d_name);
 		for (f = 0; f < sizeof(list_fields) / sizeof(list_fields[0]); f++) {
+			char *end;
+			unsigned long long n;
+
 			if (read_attr(dir, list_fields[f].attr, val, sizeof(val)))
 				continue;
-			out_str(list_fields[f].key, list_fields[f].label, val);
+			errno = 0;
+			n = strtoull(val, &end, 10);
+			if (list_fields[f].number && *val && !*end && !errno)
+				out_u64(list_fields[f].key, list_fields[f].label, n);
+			else
+				out_str(list_fields[f].key, list_fields[f].label, val);
 		}
 		out_record_end();
 		free(ents[i]);

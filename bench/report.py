@@ -292,7 +292,12 @@ def chart(data, path):
                [per_t[t][key]["max"] - per_t[t][key]["mean"] for t in ts]]
         colors = ["tab:red" if t == "rbd" else ("tab:gray" if t == "local" else "tab:blue")
                   for t in ts]
-        ax.bar([LABEL.get(t, t) for t in ts], means, yerr=err, color=colors, capsize=3)
+        bars = ax.bar([LABEL.get(t, t) for t in ts], means, yerr=err, color=colors, capsize=3)
+        ax.bar_label(bars, labels=[("%.0f" if m >= 10 else "%.2g") % m for m in means], fontsize=6)
+        # The local RAM disk is often far above every network transport.
+        if means and min(means) > 0 and max(means) / min(means) > 20:
+            ax.set_yscale("log")
+            title += ", log scale"
         ax.set_title(title, fontsize=9)
         ax.tick_params(axis="x", labelsize=7, rotation=30)
         ax.tick_params(axis="y", labelsize=7)

@@ -56,10 +56,10 @@
  *	reconnect is attempted every reconnect_delay seconds.
  * @RBDI_SESS_DELETING: The directory is being removed. Final.
  *
- * Changed only by rbdi_sess_set_state(), under @state_lock of the
- * session. A lost connection is not yet followed by a reconnect: the
- * session then goes to OFFLINE with its disk kept (I/O fails) until
- * enable is written 0.
+ * Changed under @state_lock of the session. A lost connection moves a
+ * live session to RECONNECTING (I/O held) and from there back to LIVE, or
+ * to OFFLINE after ctrl_loss_tmo (the disk stays and fails I/O until
+ * enable is written 0).
  */
 enum rbdi_sess_state {
 	RBDI_SESS_OFFLINE,
@@ -117,6 +117,38 @@ static_assert(sizeof_field(struct rbdi_sess_opts, target) == RBDI_STR_SIZE);
 static_assert(sizeof_field(struct rbdi_sess_opts, initiator) == RBDI_STR_SIZE);
 
 /**
+ * struct rbdi_stats - counters of a session, shown in debugfs
+ * @reads: READ commands sent.
+ * @writes: WRITE commands sent.
+ * @flushes: SYNCHRONIZE CACHE commands sent.
+ * @passthrough: Passthrough (SG_IO and probe) commands sent.
+ * @inline_writes: Writes with their data in the capsule.
+ * @imm_reads: Reads answered with immediate data.
+ * @mr_maps: Requests that registered an MR.
+ * @remote_invs: MRs invalidated by the target (SEND_WITH_INV).
+ * @local_invs: MRs invalidated with LOCAL_INV.
+ * @errors: Commands that ended with an error status.
+ * @retries: Commands retried (BUSY, TASK ABORTED, UNIT ATTENTION).
+ * @conn_losses: Error recoveries started.
+ * @reconnects: Successful reconnects.
+ */
+struct rbdi_stats {
+	atomic64_t reads;
+	atomic64_t writes;
+	atomic64_t flushes;
+	atomic64_t passthrough;
+	atomic64_t inline_writes;
+	atomic64_t imm_reads;
+	atomic64_t mr_maps;
+	atomic64_t remote_invs;
+	atomic64_t local_invs;
+	atomic64_t errors;
+	atomic64_t retries;
+	atomic64_t conn_losses;
+	atomic64_t reconnects;
+};
+
+/**
  * struct rbdi_session - one session, /sys/kernel/config/rbdi/<name>
  * @group: The configfs directory. Its release drops the reference that
  *	the directory holds on @ref.
@@ -160,6 +192,15 @@ static_assert(sizeof_field(struct rbdi_sess_opts, initiator) == RBDI_STR_SIZE);
  * @nop_pending: A NOP is outstanding since @nop_sent (jiffies).
  * @nop_sent: When the outstanding NOP was sent.
  * @err_work: Error recovery; runs on rbdi_wq.
+ * @reconnect_work: Reconnect attempts; runs on rbdi_wq.
+ * @loss_time: When the connection was lost (jiffies).
+ * @quiesced: The error work quiesced the disk's queue; the reconnect
+ *	work or the teardown unquiesces it. Only touched by these, which
+ *	never run concurrently.
+ * @deleting: Teardown has begun: a lost connection is not reconnected.
+ *	Written under @state_lock.
+ * @tag_rsp: The LOGIN response the tag set was sized for; a reconnect
+ *	must be granted the same limits.
  * @tag_set: blk-mq tag set, one hardware queue per I/O queue.
  * @tag_set_ready: @tag_set was allocated.
  * @disk: The block device, or NULL.
@@ -168,6 +209,8 @@ static_assert(sizeof_field(struct rbdi_sess_opts, initiator) == RBDI_STR_SIZE);
  * @lbs: Logical block size of the LUN.
  * @write_cache: The LUN reports a volatile write cache (WCE).
  * @fua: The LUN accepts FUA (DPOFUA).
+ * @debugfs: /sys/kernel/debug/rbdi/<name>/.
+ * @stats: Counters.
  */
 struct rbdi_session {
 	struct config_group group;
@@ -201,6 +244,11 @@ struct rbdi_session {
 	bool nop_pending;
 	unsigned long nop_sent;
 	struct work_struct err_work;
+	struct delayed_work reconnect_work;
+	unsigned long loss_time;
+	bool quiesced;
+	bool deleting;
+	struct rbd_login_rsp tag_rsp;
 	struct blk_mq_tag_set tag_set;
 	bool tag_set_ready;
 	struct gendisk *disk;
@@ -209,6 +257,8 @@ struct rbdi_session {
 	u32 lbs;
 	bool write_cache;
 	bool fua;
+	struct dentry *debugfs;
+	struct rbdi_stats stats;
 };
 
 /* Bits of &rbdi_queue.flags. */
@@ -312,6 +362,7 @@ struct rbdi_queue {
  * @dir: DMA direction of the mapping.
  * @gen: Generation of the current tag.
  * @awaiting: The command was posted and its response has not arrived.
+ * @requeue: Cancelled by the error recovery; requeue it on completion.
  * @imm: The command is a READ asking for immediate data.
  * @retries: Retries of a busy or aborted command.
  * @sts: Transport-level result.
@@ -338,6 +389,7 @@ struct rbdi_request {
 	enum dma_data_direction dir;
 	u16 gen;
 	bool awaiting;
+	bool requeue;
 	bool imm;
 	u8 retries;
 	blk_status_t sts;
@@ -388,7 +440,7 @@ void rbdi_sess_error(struct rbdi_session *sess);
 int rbdi_connect(struct rbdi_session *sess);
 void rbdi_logout(struct rbdi_session *sess);
 void rbdi_stop_queues(struct rbdi_session *sess);
-void rbdi_free_queues(struct rbdi_session *sess);
+void rbdi_free_queues(struct rbdi_session *sess, bool all);
 int rbdi_post_recv(struct rbdi_queue *q, struct rbdi_rbuf *rb);
 void rbdi_ka_work(struct work_struct *work);
 
@@ -396,10 +448,11 @@ void rbdi_ka_work(struct work_struct *work);
 int rbdi_blk_add(struct rbdi_session *sess);
 void rbdi_blk_del(struct rbdi_session *sess);
 void rbdi_blk_free(struct rbdi_session *sess);
-void rbdi_blk_cancel(struct rbdi_session *sess);
+void rbdi_blk_cancel(struct rbdi_session *sess, bool requeue);
 void rbdi_blk_rsp(struct rbdi_queue *q, struct rbdi_rbuf *rb,
 		  struct ib_wc *wc);
 void rbdi_blk_exit(void);
+void rbdi_debugfs_add(struct rbdi_session *sess);
 
 /* rbdi_configfs.c */
 int rbdi_configfs_init(void);

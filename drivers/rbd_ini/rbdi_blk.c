@@ -29,8 +29,10 @@
 
 #include <linux/blk-mq.h>
 #include <linux/bvec.h>
+#include <linux/debugfs.h>
 #include <linux/idr.h>
 #include <linux/log2.h>
+#include <linux/seq_file.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
@@ -241,7 +243,10 @@ void rbdi_blk_rsp(struct rbdi_queue *q, struct rbdi_rbuf *rb,
 		return;
 	}
 
+	if (req->mr && inv_flag)
+		atomic64_inc(&sess->stats.remote_invs);
 	if (req->mr && !inv_flag) {
+		atomic64_inc(&sess->stats.local_invs);
 		if (!test_bit(RBDI_Q_LIVE, &q->flags) ||
 		    rbdi_local_inv(q, req)) {
 			rbdi_sess_error(sess);
@@ -418,19 +423,36 @@ static blk_status_t rbdi_queue_rq(struct blk_mq_hw_ctx *hctx,
 		    req->data_len <= q->lim.inline_write_size) {
 			rbdi_copy_from_rq(rq, (u8 *)(req->cmd + 1));
 			len += req->data_len;
+			atomic64_inc(&q->sess->stats.inline_writes);
 		} else if (req->cmd->dir == RBD_DIR_READ &&
 			   req->data_len <= q->lim.imm_read_size) {
 			req->imm = true;
+			atomic64_inc(&q->sess->stats.imm_reads);
 		} else {
 			sts = rbdi_map_mr(q, rq, &reg);
 			if (sts)
 				return sts;
+			atomic64_inc(&q->sess->stats.mr_maps);
 			reg.wr.next = &wr;
 			first = &reg.wr;
 			len += sizeof(struct rbd_desc);
 		}
 	}
 
+	switch (req_op(rq)) {
+	case REQ_OP_READ:
+		atomic64_inc(&q->sess->stats.reads);
+		break;
+	case REQ_OP_WRITE:
+		atomic64_inc(&q->sess->stats.writes);
+		break;
+	case REQ_OP_FLUSH:
+		atomic64_inc(&q->sess->stats.flushes);
+		break;
+	default:
+		atomic64_inc(&q->sess->stats.passthrough);
+		break;
+	}
 	blk_mq_start_request(rq);
 	req->gen++;
 	req->cmd->hdr.tag = cpu_to_le64(rbd_tag(q->qid, req->gen, rq->tag));
@@ -512,16 +534,25 @@ static void rbdi_complete_rq(struct request *rq)
 	bool retry = false;
 
 	rbdi_unmap_data(req->q, req);
+	if (req->requeue) {
+		/* Held (quiesced) until the session is back or given up. */
+		req->requeue = false;
+		blk_mq_requeue_request(rq, false);
+		return;
+	}
 	if (!sts && !blk_rq_is_passthrough(rq))
 		sts = rbdi_scsi_sts(req->q->sess, rq, &retry);
 	if (retry && req->retries < RBDI_MAX_RETRIES) {
 		req->retries++;
+		atomic64_inc(&req->q->sess->stats.retries);
 		blk_mq_requeue_request(rq, false);
 		blk_mq_delay_kick_requeue_list(rq->q, 10);
 		return;
 	}
 	if (retry)
 		sts = BLK_STS_IOERR;
+	if (sts)
+		atomic64_inc(&req->q->sess->stats.errors);
 	req->retries = 0;
 	blk_mq_end_request(rq, sts);
 }
@@ -577,6 +608,7 @@ static int rbdi_init_request(struct blk_mq_tag_set *set, struct request *rq,
 	req->mr = NULL;
 	req->nents = 0;
 	req->awaiting = false;
+	req->requeue = false;
 	return 0;
 }
 
@@ -968,6 +1000,7 @@ int rbdi_blk_add(struct rbdi_session *sess)
 	blk_queue_write_cache(q, sess->write_cache, sess->fua);
 	set_capacity(disk, sectors);
 
+	sess->tag_rsp = sess->login_rsp;
 	ret = add_disk(disk);
 	if (ret) {
 		rbdi_sess_err(sess, "add_disk failed (%d)\n", ret);
@@ -995,26 +1028,30 @@ void rbdi_blk_del(struct rbdi_session *sess)
 static bool rbdi_cancel_rq(struct request *rq, void *data)
 {
 	struct rbdi_request *req = blk_mq_rq_to_pdu(rq);
+	bool requeue = *(bool *)data;
 
 	if (blk_mq_request_completed(rq))
 		return true;
 	req->awaiting = false;
 	req->sts = BLK_STS_IOERR;
+	/* Passthrough (SG_IO) fails: its outcome is unknown. */
+	req->requeue = requeue && !blk_rq_is_passthrough(rq);
 	blk_mq_complete_request(rq);
 	return true;
 }
 
 /**
- * rbdi_blk_cancel() - complete every started request with an error
+ * rbdi_blk_cancel() - complete every started request
  * @sess: The session, its queues stopped (drained).
+ * @requeue: Requeue filesystem requests instead of failing them.
  *
  * After the drain no completion can race with this.
  */
-void rbdi_blk_cancel(struct rbdi_session *sess)
+void rbdi_blk_cancel(struct rbdi_session *sess, bool requeue)
 {
 	if (!sess->tag_set_ready)
 		return;
-	blk_mq_tagset_busy_iter(&sess->tag_set, rbdi_cancel_rq, NULL);
+	blk_mq_tagset_busy_iter(&sess->tag_set, rbdi_cancel_rq, &requeue);
 	blk_mq_tagset_wait_completed_request(&sess->tag_set);
 }
 
@@ -1038,6 +1075,41 @@ void rbdi_blk_free(struct rbdi_session *sess)
 		ida_free(&rbdi_ida, sess->idx);
 	sess->idx = -1;
 	sess->disk_name[0] = '\0';
+}
+
+static int rbdi_stats_show(struct seq_file *m, void *unused)
+{
+	struct rbdi_session *sess = m->private;
+	struct rbdi_stats *st = &sess->stats;
+
+	seq_printf(m, "state %s\n", rbdi_sess_state_name(READ_ONCE(sess->state)));
+	seq_printf(m, "reads %lld\n", atomic64_read(&st->reads));
+	seq_printf(m, "writes %lld\n", atomic64_read(&st->writes));
+	seq_printf(m, "flushes %lld\n", atomic64_read(&st->flushes));
+	seq_printf(m, "passthrough %lld\n", atomic64_read(&st->passthrough));
+	seq_printf(m, "inline_writes %lld\n",
+		   atomic64_read(&st->inline_writes));
+	seq_printf(m, "imm_reads %lld\n", atomic64_read(&st->imm_reads));
+	seq_printf(m, "mr_maps %lld\n", atomic64_read(&st->mr_maps));
+	seq_printf(m, "remote_invs %lld\n", atomic64_read(&st->remote_invs));
+	seq_printf(m, "local_invs %lld\n", atomic64_read(&st->local_invs));
+	seq_printf(m, "errors %lld\n", atomic64_read(&st->errors));
+	seq_printf(m, "retries %lld\n", atomic64_read(&st->retries));
+	seq_printf(m, "conn_losses %lld\n", atomic64_read(&st->conn_losses));
+	seq_printf(m, "reconnects %lld\n", atomic64_read(&st->reconnects));
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(rbdi_stats);
+
+/**
+ * rbdi_debugfs_add() - create /sys/kernel/debug/rbdi/<session>/stats
+ * @sess: The session; rbdi_sess_delete() removes the directory.
+ */
+void rbdi_debugfs_add(struct rbdi_session *sess)
+{
+	sess->debugfs = debugfs_create_dir(sess->name, rbdi_debugfs_root);
+	debugfs_create_file("stats", 0444, sess->debugfs, sess,
+			    &rbdi_stats_fops);
 }
 
 /**

@@ -463,6 +463,11 @@ static int rbdi_cm_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 		rbdi_cm_done(q, ret);
 		return 0;
 	case RDMA_CM_EVENT_REJECTED:
+		/* Late on a connection that was made: it is lost. */
+		if (test_bit(RBDI_Q_CONNECTED, &q->flags)) {
+			rbdi_queue_lost(q);
+			return 0;
+		}
 		ret = rbdi_rejected(q, ev);
 		break;
 	case RDMA_CM_EVENT_ADDR_ERROR:
@@ -569,6 +574,7 @@ static void rbdi_queue_free(struct rbdi_queue *q)
 		kfree(q->slots[i].buf);
 		q->slots[i].buf = NULL;
 	}
+	q->flags = 0;
 }
 
 /* Stop posting on @q, disconnect it and wait for all its completions. */
@@ -735,6 +741,8 @@ static void rbdi_queue_init(struct rbdi_session *sess, u16 qid)
 
 	q->sess = sess;
 	q->qid = qid;
+	q->flags = 0;
+	memset(&q->cm_req, 0, sizeof(q->cm_req));
 	if (!qid) {
 		q->depth = 0;
 		q->nr_rbufs = RBD_CTRL_SLOTS;
@@ -767,12 +775,20 @@ int rbdi_connect(struct rbdi_session *sess)
 	unsigned int i;
 	int ret;
 
-	sess->queues = kcalloc(sess->opts.nr_queues + 1,
-			       sizeof(*sess->queues), GFP_KERNEL);
-	if (!sess->queues)
-		return -ENOMEM;
-	sess->queues_alloc = sess->opts.nr_queues + 1;
+	/*
+	 * A reconnect keeps the array: the tag set points into it. The
+	 * configuration cannot change while the session is enabled.
+	 */
+	if (!sess->queues) {
+		sess->queues = kcalloc(sess->opts.nr_queues + 1,
+				       sizeof(*sess->queues), GFP_KERNEL);
+		if (!sess->queues)
+			return -ENOMEM;
+		sess->queues_alloc = sess->opts.nr_queues + 1;
+	}
 	sess->nr_queues = 0;
+	sess->nop_pending = false;
+	memset(&sess->login_rsp, 0, sizeof(sess->login_rsp));
 
 	rbdi_queue_init(sess, 0);
 	ret = rbdi_queue_connect(&sess->queues[0]);
@@ -786,6 +802,11 @@ int rbdi_connect(struct rbdi_session *sess)
 	ret = rbdi_login(sess);
 	if (ret)
 		return ret;
+	if (sess->nr_queues >= sess->queues_alloc) {
+		rbdi_sess_err(sess, "target granted %u queues, more than requested\n",
+			      sess->nr_queues);
+		return -EPROTO;
+	}
 
 	for (i = 1; i <= sess->nr_queues; i++) {
 		struct rbdi_queue *q = &sess->queues[i];
@@ -858,10 +879,13 @@ void rbdi_stop_queues(struct rbdi_session *sess)
 }
 
 /**
- * rbdi_free_queues() - free the queues and the PD of a session
- * @sess: The session, its queues stopped and its tag set freed.
+ * rbdi_free_queues() - free the connections of a session
+ * @sess: The session, its queues stopped.
+ * @all: Also free the queue array and the PD; the tag set must be gone.
+ *	Without @all, what the tag set refers to (the array, the PD and
+ *	its device) stays for a reconnect.
  */
-void rbdi_free_queues(struct rbdi_session *sess)
+void rbdi_free_queues(struct rbdi_session *sess, bool all)
 {
 	unsigned int i;
 
@@ -869,11 +893,13 @@ void rbdi_free_queues(struct rbdi_session *sess)
 		for (i = sess->queues_alloc; i-- > 0;)
 			if (sess->queues[i].sess)
 				rbdi_queue_free(&sess->queues[i]);
-		kfree(sess->queues);
-		sess->queues = NULL;
 	}
-	sess->queues_alloc = 0;
 	sess->nr_queues = 0;
+	if (!all)
+		return;
+	kfree(sess->queues);
+	sess->queues = NULL;
+	sess->queues_alloc = 0;
 	if (sess->pd)
 		ib_dealloc_pd(sess->pd);
 	sess->pd = NULL;

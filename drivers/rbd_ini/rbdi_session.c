@@ -9,15 +9,21 @@
  *
  * A lost connection (CM disconnect, a failed work completion, a bad
  * response, a timeout, an expired keep-alive) calls rbdi_sess_error(),
- * which moves a live session to offline once and queues the error work:
- * quiesce the disk, disconnect and drain every queue, fail the requests
- * in flight, unquiesce. The disk stays, failing I/O, until enable is
- * written 0. There is no reconnect yet.
+ * which moves a live session to reconnecting once and queues the error
+ * work: quiesce the disk, disconnect and drain every queue, requeue the
+ * requests in flight (SG_IO ones fail). The reconnect work then tries
+ * every reconnect_delay seconds to connect and log in again (a new
+ * session on the target); on success the queue is unquiesced and the
+ * held requests run again. After ctrl_loss_tmo seconds it gives up: the
+ * disk stays, failing I/O, until enable is written 0. After
+ * fast_io_fail_tmo seconds (checked at each attempt) held and new I/O
+ * fail while the attempts go on.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/cpumask.h>
+#include <linux/debugfs.h>
 #include <linux/inet.h>
 #include <linux/minmax.h>
 #include <linux/sizes.h>
@@ -93,27 +99,126 @@ void rbdi_sess_error(struct rbdi_session *sess)
 
 	spin_lock_irqsave(&sess->state_lock, flags);
 	if (sess->state == RBDI_SESS_LIVE) {
-		__rbdi_sess_set_state(sess, RBDI_SESS_OFFLINE);
+		__rbdi_sess_set_state(sess, RBDI_SESS_RECONNECTING);
 		queue_work(rbdi_wq, &sess->err_work);
 	}
 	spin_unlock_irqrestore(&sess->state_lock, flags);
 }
 
+/*
+ * Error recovery (nvme-rdma's model): hold the disk's queue, stop every
+ * connection, and take back the requests in flight: requeued while a
+ * reconnect is coming, failed otherwise (during bring-up or teardown, or
+ * with ctrl_loss_tmo 0).
+ */
 static void rbdi_err_work(struct work_struct *work)
 {
 	struct rbdi_session *sess = container_of(work, struct rbdi_session,
 						 err_work);
-	/* Read once: bring-up may be creating the disk right now. */
-	struct gendisk *disk = READ_ONCE(sess->disk);
+	bool reconnect;
 
-	rbdi_sess_err(sess, "connection to %pISpc lost; failing I/O until enable is written 0\n",
-		      &sess->dst);
-	if (disk)
-		blk_mq_quiesce_queue(disk->queue);
+	spin_lock_irq(&sess->state_lock);
+	reconnect = sess->disk_added && !sess->deleting &&
+		    sess->opts.ctrl_loss_tmo != 0;
+	if (!reconnect)
+		__rbdi_sess_set_state(sess, RBDI_SESS_OFFLINE);
+	spin_unlock_irq(&sess->state_lock);
+
+	if (reconnect && !sess->quiesced) {
+		blk_mq_quiesce_queue(sess->disk->queue);
+		sess->quiesced = true;
+	}
 	rbdi_stop_queues(sess);
-	rbdi_blk_cancel(sess);
-	if (disk)
-		blk_mq_unquiesce_queue(disk->queue);
+	rbdi_blk_cancel(sess, reconnect);
+	if (!reconnect) {
+		rbdi_sess_err(sess, "connection to %pISpc lost; failing I/O until enable is written 0\n",
+			      &sess->dst);
+		return;
+	}
+	sess->loss_time = jiffies;
+	atomic64_inc(&sess->stats.conn_losses);
+	rbdi_sess_err(sess, "connection to %pISpc lost; reconnecting every %u s\n",
+		      &sess->dst, sess->opts.reconnect_delay);
+	queue_delayed_work(rbdi_wq, &sess->reconnect_work,
+			   sess->opts.reconnect_delay * HZ);
+}
+
+/* The target must grant what the tag set and the disk were built for. */
+static int rbdi_check_same_limits(struct rbdi_session *sess)
+{
+	const struct rbd_login_rsp *a = &sess->tag_rsp, *b = &sess->login_rsp;
+
+	if (a->features != b->features || a->max_io_bytes != b->max_io_bytes ||
+	    a->inline_write_size != b->inline_write_size ||
+	    a->imm_read_size != b->imm_read_size ||
+	    a->queue_depth != b->queue_depth || a->nr_queues != b->nr_queues ||
+	    a->max_desc != b->max_desc) {
+		rbdi_sess_err(sess, "target %pISpc granted other limits after the reconnect\n",
+			      &sess->dst);
+		return -EPROTO;
+	}
+	return 0;
+}
+
+static void rbdi_reconnect_work(struct work_struct *work)
+{
+	struct rbdi_session *sess = container_of(to_delayed_work(work),
+						 struct rbdi_session,
+						 reconnect_work);
+	s32 tmo = sess->opts.ctrl_loss_tmo;
+	s32 fail_tmo = sess->opts.fast_io_fail_tmo;
+	bool live = false;
+	int ret;
+
+	if (READ_ONCE(sess->state) != RBDI_SESS_RECONNECTING)
+		return;
+
+	rbdi_free_queues(sess, false);
+	ret = rbdi_connect(sess);
+	if (!ret)
+		ret = rbdi_check_same_limits(sess);
+	if (!ret) {
+		if (sess->quiesced)
+			blk_mq_unquiesce_queue(sess->disk->queue);
+		sess->quiesced = false;
+		spin_lock_irq(&sess->state_lock);
+		if (sess->state == RBDI_SESS_RECONNECTING) {
+			__rbdi_sess_set_state(sess, RBDI_SESS_LIVE);
+			live = true;
+		}
+		spin_unlock_irq(&sess->state_lock);
+		blk_mq_kick_requeue_list(sess->disk->queue);
+		atomic64_inc(&sess->stats.reconnects);
+		if (live)
+			rbdi_sess_info(sess, "reconnected to %pISpc\n",
+				       &sess->dst);
+		return;
+	}
+
+	rbdi_stop_queues(sess);
+	/* Only after fast_io_fail_tmo can requests have reached a queue. */
+	rbdi_blk_cancel(sess, false);
+	if (tmo >= 0 && time_after(jiffies, sess->loss_time + tmo * HZ)) {
+		rbdi_sess_err(sess, "no connection to %pISpc for %d s (ctrl_loss_tmo); failing I/O until enable is written 0\n",
+			      &sess->dst, tmo);
+		rbdi_sess_set_state(sess, RBDI_SESS_OFFLINE);
+		if (sess->quiesced)
+			blk_mq_unquiesce_queue(sess->disk->queue);
+		sess->quiesced = false;
+		blk_mq_kick_requeue_list(sess->disk->queue);
+		return;
+	}
+	/* fast_io_fail_tmo: fail held and new I/O, keep reconnecting. */
+	if (sess->quiesced && fail_tmo >= 0 &&
+	    time_after_eq(jiffies, sess->loss_time + fail_tmo * HZ)) {
+		rbdi_sess_err(sess, "no connection to %pISpc for %d s (fast_io_fail_tmo); failing I/O while reconnecting\n",
+			      &sess->dst, fail_tmo);
+		blk_mq_unquiesce_queue(sess->disk->queue);
+		sess->quiesced = false;
+		blk_mq_kick_requeue_list(sess->disk->queue);
+	}
+	queue_delayed_work(rbdi_wq, &sess->reconnect_work,
+			   sess->opts.reconnect_delay * HZ);
 }
 
 /**
@@ -160,6 +265,7 @@ struct rbdi_session *rbdi_sess_create(const char *name)
 	spin_lock_init(&sess->ctrl_lock);
 	init_completion(&sess->ctrl_done);
 	INIT_WORK(&sess->err_work, rbdi_err_work);
+	INIT_DELAYED_WORK(&sess->reconnect_work, rbdi_reconnect_work);
 	INIT_DELAYED_WORK(&sess->ka_work, rbdi_ka_work);
 	sess->idx = -1;
 	sess->state = RBDI_SESS_OFFLINE;
@@ -177,6 +283,8 @@ struct rbdi_session *rbdi_sess_create(const char *name)
 		.ctrl_loss_tmo		= 600,
 		.fast_io_fail_tmo	= -1,
 	};
+
+	rbdi_debugfs_add(sess);
 
 	mutex_lock(&rbdi_sessions_mutex);
 	list_add_tail(&sess->entry, &rbdi_sessions);
@@ -206,6 +314,9 @@ void rbdi_sess_delete(struct rbdi_session *sess)
 	rbdi_sess_set_state(sess, RBDI_SESS_DELETING);
 	mutex_unlock(&sess->lock);
 	flush_work(&sess->err_work);
+	/* Before the name can be reused by a new session. */
+	debugfs_remove(sess->debugfs);
+	sess->debugfs = NULL;
 }
 
 static void rbdi_sess_free(struct kref *ref)
@@ -302,14 +413,30 @@ static int rbdi_sess_check_config(struct rbdi_session *sess)
  */
 static void rbdi_sess_teardown(struct rbdi_session *sess)
 {
+	/* No more reconnects; a pending one gives up. */
+	spin_lock_irq(&sess->state_lock);
+	sess->deleting = true;
+	if (sess->state == RBDI_SESS_RECONNECTING)
+		__rbdi_sess_set_state(sess, RBDI_SESS_OFFLINE);
+	spin_unlock_irq(&sess->state_lock);
+	cancel_work_sync(&sess->err_work);
+	cancel_delayed_work_sync(&sess->reconnect_work);
+	if (sess->quiesced) {
+		/* Held requests now fail: no queue is live. */
+		blk_mq_unquiesce_queue(sess->disk->queue);
+		sess->quiesced = false;
+		blk_mq_kick_requeue_list(sess->disk->queue);
+	}
+
 	rbdi_blk_del(sess);
 	rbdi_sess_set_state(sess, RBDI_SESS_OFFLINE);
 	cancel_work_sync(&sess->err_work);
 	rbdi_logout(sess);
 	rbdi_stop_queues(sess);
-	rbdi_blk_cancel(sess);
+	rbdi_blk_cancel(sess, false);
 	rbdi_blk_free(sess);
-	rbdi_free_queues(sess);
+	rbdi_free_queues(sess, true);
+	sess->deleting = false;
 }
 
 /**

@@ -21,6 +21,29 @@ TESTDIR=$RBD_REPO/tests
 
 # Test markers go to both consoles, so the host can tell which test a
 # kernel message belongs to on either host.
+# _teardown_provider: tear the soft RDMA provider down, waiting at most
+# 60 s. A teardown that does not finish (e.g. a netdev that never becomes
+# free because something still holds the RDMA device) is recorded as the
+# failing entry teardown@PROVIDER; the runner goes on with the next tests.
+_teardown_provider() {
+	local prov=$1 pid i res=$OUT/results/teardown@$1
+	_rdma_teardown >> "$OUT/rdma-setup.log" 2>&1 &
+	pid=$!
+	for ((i = 0; i < 600; i++)); do
+		kill -0 $pid 2>/dev/null || break
+		sleep 0.1
+	done
+	if kill -0 $pid 2>/dev/null; then
+		mkdir -p "$res"
+		echo fail > "$res/status"
+		echo "tearing down $prov did not finish in 60 s (an RDMA device or netdev is still held)" > "$res/reason"
+		echo 60.0 > "$res/runtime"
+		kmsg "teardown of $prov hangs"
+		return 1
+	fi
+	wait $pid
+}
+
 kmsg() {
 	echo "<5>rbd-test: $*" > /dev/kmsg
 	if [ "$RBD_TOPOLOGY" = dual ]; then
@@ -37,7 +60,7 @@ for entry in $RBD_TESTS; do
 	mkdir -p "$res"
 
 	if [ "$provider" != "$cur_provider" ]; then
-		[ -n "$cur_provider" ] && _rdma_teardown >> "$OUT/rdma-setup.log" 2>&1
+		[ -n "$cur_provider" ] && _teardown_provider "$cur_provider"
 		cur_provider=
 		if [ -n "$provider" ]; then
 			if ! _rdma_setup "$provider" >> "$OUT/rdma-setup.log" 2>&1; then
@@ -87,7 +110,7 @@ for entry in $RBD_TESTS; do
 	echo "$start $end" | awk '{ printf "%.1f\n", $2 - $1 }' > "$res/runtime"
 	kmsg "END $entry"
 done
-[ -n "$cur_provider" ] && _rdma_teardown >> "$OUT/rdma-setup.log" 2>&1
+[ -n "$cur_provider" ] && _teardown_provider "$cur_provider"
 
 # Final check: every module of ours unloads, i.e. no test leaked a
 # reference, and the console is quiet while it does.

@@ -1250,17 +1250,32 @@ static int run_hostile(enum hcase h)
 	tag = next_tag(q, q->depth);
 	buf = send_slot(q, 1);
 	if (h == H_REUSED) {
-		/* A large READ keeps the slot busy while the copy arrives. */
+		/*
+		 * A large WRITE and its copy in one post: the target reads
+		 * the data with RDMA READ before it can answer, and the
+		 * copy arrives before that READ can complete.
+		 */
 		uint8_t cdb[16];
 		uint32_t max = q->lim.max_io_bytes;
-		struct rbd_cmd *cmd = (struct rbd_cmd *)buf;
+		struct ibv_sge sge[2];
+		struct ibv_send_wr wr[2], *bad;
 
-		rw_cdb(cdb, false, 0, max / g.block_size);
-		len = build_cmd(q, buf, tag, cdb, 16, RBD_DIR_READ, max,
+		rw_cdb(cdb, true, 0, max / g.block_size);
+		len = build_cmd(q, buf, tag, cdb, 16, RBD_DIR_WRITE, max,
 				M_DESC);
-		post_send(q, buf, len);
-		memcpy(send_slot(q, 2), cmd, len);
-		post_send(q, send_slot(q, 2), len);
+		memcpy(send_slot(q, 2), buf, len);
+		memset(wr, 0, sizeof(wr));
+		for (int i = 0; i < 2; i++) {
+			sge[i].addr = (uintptr_t)send_slot(q, 1 + i);
+			sge[i].length = len;
+			sge[i].lkey = q->send_mr->lkey;
+			wr[i].sg_list = &sge[i];
+			wr[i].num_sge = 1;
+			wr[i].opcode = IBV_WR_SEND;
+			wr[i].send_flags = IBV_SEND_SIGNALED;
+			wr[i].next = i ? NULL : &wr[1];
+		}
+		ibv_post_send(q->id->qp, wr, &bad);
 	} else {
 		len = build_hostile(q, buf, h, tag);
 		post_send(q, buf, len);

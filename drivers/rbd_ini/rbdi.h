@@ -223,7 +223,8 @@ struct rbdi_session {
 	char disk_name[DISK_NAME_LEN];
 	struct rbdi_sess_opts opts;
 
-	spinlock_t state_lock;	/* writes of state */
+	spinlock_t state_lock;	/* writes of state, last_error */
+	char last_error[128];
 	struct sockaddr_storage dst;
 	struct sockaddr_storage src;
 	bool has_src;
@@ -435,6 +436,7 @@ const char *rbdi_check_addr(const char *addr);
 int rbdi_sessions_init(void);
 void rbdi_sessions_exit(void);
 void rbdi_sess_error(struct rbdi_session *sess);
+void rbdi_sess_set_last_error(struct rbdi_session *sess, const char *why);
 
 /* rbdi_rdma.c */
 int rbdi_connect(struct rbdi_session *sess);

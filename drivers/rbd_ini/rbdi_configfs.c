@@ -354,6 +354,62 @@ static ssize_t rbdi_sess_enable_show(struct config_item *item, char *page)
 	return sysfs_emit(page, "%d\n", READ_ONCE(to_rbdi_sess(item)->enabled));
 }
 
+/**
+ * rbdi_sess_set_last_error() - record why logging in failed
+ * @sess: the session.
+ * @why: a short reason, such as rbd_reject_str()'s; "" clears it.
+ *
+ * The reason is readable in the session's last_error attribute, so that
+ * tools can tell the user more than an errno.
+ */
+void rbdi_sess_set_last_error(struct rbdi_session *sess, const char *why)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&sess->state_lock, flags);
+	strscpy(sess->last_error, why, sizeof(sess->last_error));
+	spin_unlock_irqrestore(&sess->state_lock, flags);
+}
+
+/* After a failed enable: a reason from the errno unless one is recorded. */
+static void rbdi_sess_set_last_error_errno(struct rbdi_session *sess, int err)
+{
+	unsigned long flags;
+	const char *why;
+	bool empty;
+
+	spin_lock_irqsave(&sess->state_lock, flags);
+	empty = !sess->last_error[0];
+	spin_unlock_irqrestore(&sess->state_lock, flags);
+	if (!empty)
+		return;
+	switch (err) {
+	case -ETIMEDOUT:
+	case -EHOSTUNREACH:
+	case -ENETUNREACH:
+	case -EADDRNOTAVAIL:
+	case -ENODEV:
+		why = "address unreachable";
+		break;
+	case -ECONNREFUSED:
+		why = "connection refused: no rbd portal at that address and port";
+		break;
+	case -EPROTO:
+		why = "protocol error";
+		break;
+	case -ENOMEM:
+		why = "out of memory";
+		break;
+	case -EINVAL:
+		why = "invalid configuration";
+		break;
+	default:
+		why = "login failed";
+		break;
+	}
+	rbdi_sess_set_last_error(sess, why);
+}
+
 static ssize_t rbdi_sess_enable_store(struct config_item *item,
 				      const char *page, size_t count)
 {
@@ -368,10 +424,14 @@ static ssize_t rbdi_sess_enable_store(struct config_item *item,
 	}
 
 	mutex_lock(&sess->lock);
-	if (enable && !sess->enabled)
+	if (enable && !sess->enabled) {
+		rbdi_sess_set_last_error(sess, "");
 		ret = rbdi_sess_enable(sess);
-	else if (!enable)
+		if (ret)
+			rbdi_sess_set_last_error_errno(sess, ret);
+	} else if (!enable) {
 		rbdi_sess_disable(sess);
+	}
 	mutex_unlock(&sess->lock);
 	if (ret)
 		return ret;
@@ -403,7 +463,22 @@ static ssize_t rbdi_sess_device_show(struct config_item *item, char *page)
 
 CONFIGFS_ATTR_RO(rbdi_sess_, device);
 
+static ssize_t rbdi_sess_last_error_show(struct config_item *item, char *page)
+{
+	struct rbdi_session *sess = to_rbdi_sess(item);
+	char why[sizeof(sess->last_error)];
+	unsigned long flags;
+
+	spin_lock_irqsave(&sess->state_lock, flags);
+	memcpy(why, sess->last_error, sizeof(why));
+	spin_unlock_irqrestore(&sess->state_lock, flags);
+	return sysfs_emit(page, "%s\n", why);
+}
+
+CONFIGFS_ATTR_RO(rbdi_sess_, last_error);
+
 static struct configfs_attribute *rbdi_sess_attrs[] = {
+	&rbdi_sess_attr_last_error,
 	&rbdi_sess_attr_traddr,
 	&rbdi_sess_attr_trsvcid,
 	&rbdi_sess_attr_src_addr,

@@ -418,6 +418,7 @@ static int rbdi_rejected(struct rbdi_queue *q, struct rdma_cm_event *ev)
 		else
 			rbdi_sess_err(sess, "queue %u: connection to %pISpc rejected: %s\n",
 				      q->qid, &sess->dst, rbd_reject_str(reason));
+		rbdi_sess_set_last_error(sess, rbd_reject_str(reason));
 		return reason == RBD_REJ_ACL_DENIED ? -EACCES : -ECONNREFUSED;
 	}
 	rbdi_sess_err(sess, "queue %u: connection to %pISpc rejected: %s\n",
@@ -668,6 +669,7 @@ static int rbdi_login(struct rbdi_session *sess)
 		rbdi_sess_err(sess, "login as %s to %s LUN %llu at %pISpc rejected: %s\n",
 			      o->initiator, o->target, o->lun, &sess->dst,
 			      rbd_reject_str(status));
+		rbdi_sess_set_last_error(sess, rbd_reject_str(status));
 		return status == RBD_REJ_ACL_DENIED ? -EACCES : -ECONNREFUSED;
 	}
 	rbd_check_limits_init(&q0->lim, rsp, 0, 0);

@@ -15,7 +15,8 @@
 #   make check-style     checkpatch --strict and sparse over kernel sources
 #   make bench           performance against RNBD, nvme-rdma, SRP, iSER, iSCSI,
 #                        NBD (BENCH_QUICK=1: a short run); Documentation/performance.rst
-#   make install         modules (+ depmod), rbdadm, targetcli; honours DESTDIR
+#   make install         modules (+ depmod), rbdadm, targetcli, udev rules;
+#                        honours DESTDIR
 #   make install-targetcli  only the rbd fabric for targetcli (contrib/targetcli)
 
 # Default kernel tree: the running kernel's build directory when it exists,
@@ -37,7 +38,8 @@ KSRC := $(shell find drivers include tests/modules -name '*.[ch]' ! -name '*.mod
 export KDIR KVER
 
 .PHONY: all modules userspace tools unit setup check check-quick check-unit check-schema \
-	check-guest check-style bench install install-targetcli clean help \
+	check-guest check-style bench install install-targetcli install-udev \
+	uninstall-udev clean help \
 	dkms-source install-dkms check-dkms
 
 all: modules userspace tools unit
@@ -127,6 +129,17 @@ install: modules userspace
 	else echo "install: staged in $(DESTDIR); run depmod $(KVER) on the target system"; fi
 	$(MAKE) -C userspace/rbdadm install DESTDIR=$(DESTDIR)
 	$(MAKE) install-targetcli
+	$(MAKE) install-udev
+
+# Persistent /dev/disk/by-id and by-path names for /dev/rbdiN.
+UDEVRULESDIR ?= /lib/udev/rules.d
+install-udev:
+	install -D -m 0644 udev/60-rbdi.rules $(DESTDIR)$(UDEVRULESDIR)/60-rbdi.rules
+	@if [ -z "$(DESTDIR)" ] && udevadm control --ping 2>/dev/null; then \
+		udevadm control --reload; fi
+
+uninstall-udev:
+	rm -f $(DESTDIR)$(UDEVRULESDIR)/60-rbdi.rules
 
 # Python only: writes nothing into the source tree, so it also runs from a
 # read-only checkout (the guest tests do). Uninstall: make -C

@@ -19,6 +19,8 @@ PKGS=(
 	# build
 	build-essential gcc-12 make bc kmod sparse pkg-config dkms
 	linux-image-amd64 linux-headers-amd64 linux-source-6.1 xz-utils
+	# the debug kernel of "make check-debug" (scripts/build-debug-kernel.sh)
+	flex bison libelf-dev libssl-dev
 	# userspace libraries and unit tests
 	libcmocka-dev libjson-c-dev librdmacm-dev libibverbs-dev
 	# guest rig
@@ -27,6 +29,8 @@ PKGS=(
 	rdma-core ibverbs-utils rdmacm-utils perftest targetcli-fb
 	python3-rtslib-fb python3-jsonschema sg3-utils fio dbus ethtool iproute2 e2fsprogs
 	util-linux procps
+	# udev links and dm-multipath over rbdi (tests/rbdi/009, 011)
+	udev multipath-tools
 	# peers for "make bench" (Documentation/performance.rst)
 	nvme-cli open-iscsi nbd-server nbd-client srptools python3-matplotlib
 )

@@ -55,9 +55,16 @@ mount -t configfs configfs /sys/kernel/config
 
 # Make the freshly built modules (ours, siw, test helpers) loadable with
 # modprobe, as after "make install"; the host ran depmod for us.
+# A kernel of our own (RBD_KERNEL) has no /lib/modules entry on the host:
+# its module tree comes whole from the host's (symbolic links into the
+# kernel's cache directory).
 kver=$(uname -r)
-cp -r "$RBD_MODROOT/lib/modules/$kver/extra" "/lib/modules/$kver/"
-cp "$RBD_MODROOT/lib/modules/$kver"/modules.* "/lib/modules/$kver/"
+if [ -d "/lib/modules/$kver" ]; then
+	cp -r "$RBD_MODROOT/lib/modules/$kver/extra" "/lib/modules/$kver/"
+	cp "$RBD_MODROOT/lib/modules/$kver"/modules.* "/lib/modules/$kver/"
+else
+	cp -a "$RBD_MODROOT/lib/modules/$kver" "/lib/modules/$kver"
+fi
 
 # Kernel checks the detector relies on.
 sysctl -qw kernel.hung_task_timeout_secs="${RBD_HUNG_TASK_SECS:-90}"

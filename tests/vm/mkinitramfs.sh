@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# mkinitramfs.sh KVER OUTPUT
+# mkinitramfs.sh KVER OUTPUT [MODDIR]
 #
 # Build the tiny initramfs the test guests boot with: a static busybox and
 # the modules needed to mount the host's root over virtio-9p with a tmpfs
@@ -24,7 +24,7 @@ cp /bin/busybox "$work/bin/busybox"
 # "unknown symbol in module".
 : > "$work/modules.order"
 for m in virtio_pci 9pnet_virtio 9p overlay; do
-	modprobe -S "$kver" --show-depends "$m" | while read -r kw path _; do
+	modprobe -d "${moddir%/lib/modules/$kver}/" -S "$kver" --show-depends "$m" | while read -r kw path _; do
 		[ "$kw" = insmod ] || continue
 		base=$(basename "$path")
 		grep -qx "$base" "$work/modules.order" && continue

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Guest boot helpers for tests/check (sourced). Needs REPO, TESTS, KVER,
-# INITRD and the modules array.
+# INITRD, the modules array and optionally KIMAGE (the kernel to boot;
+# default Debian's /boot/vmlinuz-KVER) and RBD_TIMEOUT_SCALE.
 #
 # Single topology: one guest runs every test; initiator and target share
 # a soft RDMA device in loopback.
@@ -25,6 +26,8 @@ write_conf() {
 	RBD_TESTS='$*'
 	RBD_MODROOT='$MODROOT'
 	RBD_TOPOLOGY='$TOPOLOGY'
+	RBD_TIMEOUT_SCALE='${RBD_TIMEOUT_SCALE:-1}'
+	RBD_HUNG_TASK_SECS='$((${RBD_HUNG_TASK_SECS:-90} * ${RBD_TIMEOUT_SCALE:-1}))'
 	EOF
 }
 
@@ -35,7 +38,7 @@ qemu_cmd() {
 	echo qemu-system-x86_64 -nodefaults -accel tcg,thread=multi -cpu max \
 		-smp "$smp" -m "$RBD_GUEST_MEM" -display none -no-reboot \
 		-serial "file:$console" \
-		-kernel "/boot/vmlinuz-$KVER" -initrd "$INITRD" \
+		-kernel "${KIMAGE:-/boot/vmlinuz-$KVER}" -initrd "$INITRD" \
 		-append "'console=ttyS0,115200 rbd.init=$TESTS/vm/guest-init.sh rbd.conf=$conf panic=-1 oops=panic tsc=reliable clocksource=tsc loglevel=7 nokaslr'" \
 		-virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap" \
 		-virtfs "local,path=$dir,mount_tag=rbdout,security_model=none,multidevs=remap" \

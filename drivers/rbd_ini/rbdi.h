@@ -131,11 +131,15 @@ static_assert(sizeof_field(struct rbdi_sess_opts, initiator) == RBDI_STR_SIZE);
  * @retries: Commands retried (BUSY, TASK ABORTED, UNIT ATTENTION).
  * @conn_losses: Error recoveries started.
  * @reconnects: Successful reconnects.
+ * @discards: UNMAP commands sent (discard requests).
+ * @write_zeroes: WRITE SAME(16) commands sent (write-zeroes requests).
  */
 struct rbdi_stats {
 	atomic64_t reads;
 	atomic64_t writes;
 	atomic64_t flushes;
+	atomic64_t discards;
+	atomic64_t write_zeroes;
 	atomic64_t passthrough;
 	atomic64_t inline_writes;
 	atomic64_t imm_reads;
@@ -146,6 +150,57 @@ struct rbdi_stats {
 	atomic64_t retries;
 	atomic64_t conn_losses;
 	atomic64_t reconnects;
+};
+
+/* Sizes of the identification strings of a LUN, with the NUL. */
+#define RBDI_SERIAL_SIZE	256
+#define RBDI_WWID_SIZE		264
+
+/**
+ * struct rbdi_lun_info - what the LUN told about itself at device creation
+ * @vendor: T10 vendor identification (standard INQUIRY), trimmed.
+ * @model: Product identification, trimmed.
+ * @rev: Product revision level, trimmed.
+ * @serial: Unit serial number (VPD page 0x80), trimmed; "" if none.
+ * @wwid: Best logical unit designator of VPD page 0x83 as "naa.<hex>",
+ *	"eui.<hex>", "t10.<text>" or a SCSI name string; "" if none.
+ * @lbpme: Logical block provisioning is enabled (READ CAPACITY(16)).
+ * @lbprz: Unmapped blocks read as zeroes (READ CAPACITY(16) or VPD 0xb2).
+ * @tpu: UNMAP is supported (VPD 0xb2).
+ * @tpws: WRITE SAME(16) with UNMAP is supported (VPD 0xb2).
+ * @max_xfer: MAXIMUM TRANSFER LENGTH in blocks (VPD 0xb0), 0 for none.
+ * @opt_xfer: OPTIMAL TRANSFER LENGTH in blocks (VPD 0xb0), 0 for none.
+ * @max_unmap: MAXIMUM UNMAP LBA COUNT (VPD 0xb0), 0: no UNMAP.
+ * @max_unmap_desc: MAXIMUM UNMAP BLOCK DESCRIPTOR COUNT, 0: no UNMAP.
+ * @unmap_gran: OPTIMAL UNMAP GRANULARITY in blocks, 0 for none.
+ * @unmap_align: UNMAP GRANULARITY ALIGNMENT in blocks, if @unmap_align_valid.
+ * @unmap_align_valid: The UGAVALID bit.
+ * @max_ws: MAXIMUM WRITE SAME LENGTH in blocks (VPD 0xb0), 0 for none.
+ * @rotation: MEDIUM ROTATION RATE (VPD 0xb1): 0 not reported, 1 solid
+ *	state, else revolutions per minute.
+ *
+ * Written by rbdi_blk_add() before the disk is added, then constant: the
+ * sysfs attributes read it without locking.
+ */
+struct rbdi_lun_info {
+	char vendor[9];
+	char model[17];
+	char rev[5];
+	char serial[RBDI_SERIAL_SIZE];
+	char wwid[RBDI_WWID_SIZE];
+	bool lbpme;
+	bool lbprz;
+	bool tpu;
+	bool tpws;
+	u32 max_xfer;
+	u32 opt_xfer;
+	u32 max_unmap;
+	u32 max_unmap_desc;
+	u32 unmap_gran;
+	u32 unmap_align;
+	bool unmap_align_valid;
+	u64 max_ws;
+	u16 rotation;
 };
 
 /**
@@ -209,6 +264,9 @@ struct rbdi_stats {
  * @lbs: Logical block size of the LUN.
  * @write_cache: The LUN reports a volatile write cache (WCE).
  * @fua: The LUN accepts FUA (DPOFUA).
+ * @lun_info: Identification and provisioning limits of the LUN.
+ * @ws_unmap: Write zeroes may set UNMAP in WRITE SAME(16) (TPWS and
+ *	LBPRZ).
  * @debugfs: /sys/kernel/debug/rbdi/<name>/.
  * @stats: Counters.
  */
@@ -258,6 +316,8 @@ struct rbdi_session {
 	u32 lbs;
 	bool write_cache;
 	bool fua;
+	struct rbdi_lun_info lun_info;
+	bool ws_unmap;
 	struct dentry *debugfs;
 	struct rbdi_stats stats;
 };
@@ -374,6 +434,9 @@ struct rbdi_queue {
  * @cdb: CDB of a passthrough request, set by the submitter.
  * @cdb_len: Its length.
  * @sense: Sense data of the response.
+ * @payload: Page of the parameter data of a discard (UNMAP) or
+ *	write-zeroes (WRITE SAME) request, from rbdi_page_pool; NULL for
+ *	other requests.
  * @first_sgl: Embedded scatterlist entries.
  */
 struct rbdi_request {
@@ -401,6 +464,7 @@ struct rbdi_request {
 	u8 cdb[RBD_MAX_CDB_LEN];
 	u8 cdb_len;
 	u8 sense[RBD_MAX_SENSE_LEN];
+	struct page *payload;
 	struct scatterlist first_sgl[];
 };
 
@@ -453,6 +517,7 @@ void rbdi_blk_free(struct rbdi_session *sess);
 void rbdi_blk_cancel(struct rbdi_session *sess, bool requeue);
 void rbdi_blk_rsp(struct rbdi_queue *q, struct rbdi_rbuf *rb,
 		  struct ib_wc *wc);
+int rbdi_blk_init(void);
 void rbdi_blk_exit(void);
 void rbdi_debugfs_add(struct rbdi_session *sess);
 

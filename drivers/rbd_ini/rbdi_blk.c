@@ -22,7 +22,14 @@
  *
  * Geometry and cache mode come from READ CAPACITY(16) and MODE SENSE(10)
  * sent as passthrough requests (REQ_OP_DRV_IN) through the same path;
- * SG_IO uses that path too.
+ * SG_IO uses that path too. So do the identification (standard INQUIRY,
+ * VPD pages 0x80 and 0x83, shown in /sys/block/rbdiN/rbd/) and the
+ * provisioning limits (VPD pages 0xb0, 0xb1 and 0xb2).
+ *
+ * Discard becomes UNMAP and write zeroes WRITE SAME(16), within the
+ * limits of VPD page 0xb0. Their parameter data (the UNMAP block
+ * descriptor, the block of zeroes) is a page from rbdi_page_pool attached
+ * as the request's special payload, which then travels like write data.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -32,6 +39,7 @@
 #include <linux/debugfs.h>
 #include <linux/idr.h>
 #include <linux/log2.h>
+#include <linux/mempool.h>
 #include <linux/seq_file.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
@@ -52,8 +60,16 @@
 #define RBDI_MAX_RETRIES	5
 /* sg3_utils asks for this version of the sg driver interface. */
 #define RBDI_SG_VERSION		30527
+/* UNMAP parameter list: an 8-byte header and one block descriptor. */
+#define RBDI_UNMAP_PARAM_LEN	24
+/* Pages kept for UNMAP and WRITE SAME parameter data. */
+#define RBDI_PAGE_POOL_SIZE	16
+/* Buffer for standard INQUIRY and VPD pages. */
+#define RBDI_INQ_LEN		96
+#define RBDI_VPD_LEN		1024
 
 static DEFINE_IDA(rbdi_ida);
+static mempool_t *rbdi_page_pool;
 
 static void rbdi_req_put(struct rbdi_request *req)
 {
@@ -124,6 +140,10 @@ static void rbdi_copy_from_rq(struct request *rq, u8 *dst)
 	struct req_iterator iter;
 	struct bio_vec bv;
 
+	if (rq->rq_flags & RQF_SPECIAL_PAYLOAD) {
+		memcpy_from_bvec(dst, &rq->special_vec);
+		return;
+	}
 	rq_for_each_segment(bv, rq, iter) {
 		memcpy_from_bvec(dst, &bv);
 		dst += bv.bv_len;
@@ -328,6 +348,37 @@ static blk_status_t rbdi_map_mr(struct rbdi_queue *q, struct request *rq,
 	return BLK_STS_OK;
 }
 
+/*
+ * Attach @len zeroed bytes of parameter data to @rq as its special
+ * payload; rbdi_free_payload() gives the page back.
+ */
+static u8 *rbdi_alloc_payload(struct request *rq, unsigned int len)
+{
+	struct rbdi_request *req = blk_mq_rq_to_pdu(rq);
+	struct page *page;
+
+	page = mempool_alloc(rbdi_page_pool, GFP_ATOMIC);
+	if (!page)
+		return NULL;
+	req->payload = page;
+	rq->special_vec.bv_page = page;
+	rq->special_vec.bv_offset = 0;
+	rq->special_vec.bv_len = len;
+	rq->rq_flags |= RQF_SPECIAL_PAYLOAD;
+	return memset(page_address(page), 0, len);
+}
+
+static void rbdi_free_payload(struct request *rq)
+{
+	struct rbdi_request *req = blk_mq_rq_to_pdu(rq);
+
+	if (!req->payload)
+		return;
+	rq->rq_flags &= ~RQF_SPECIAL_PAYLOAD;
+	mempool_free(req->payload, rbdi_page_pool);
+	req->payload = NULL;
+}
+
 /* Fill CDB, direction and data length of the capsule from @rq. */
 static blk_status_t rbdi_setup_cmd(struct rbdi_session *sess,
 				   struct request *rq)
@@ -335,7 +386,9 @@ static blk_status_t rbdi_setup_cmd(struct rbdi_session *sess,
 	struct rbdi_request *req = blk_mq_rq_to_pdu(rq);
 	struct rbd_cmd *cmd = req->cmd;
 	unsigned int shift = ilog2(sess->lbs);
+	u32 blocks;
 	u64 lba;
+	u8 *buf;
 
 	memset(cmd, 0, sizeof(*cmd));
 	cmd->hdr.opcode = RBD_OP_SCSI_CMD;
@@ -366,6 +419,38 @@ static blk_status_t rbdi_setup_cmd(struct rbdi_session *sess,
 		cmd->cdb_len = 10;
 		cmd->dir = RBD_DIR_NONE;
 		req->data_len = 0;
+		break;
+	case REQ_OP_DISCARD:
+		/* The limits keep the block count within 32 bits. */
+		lba = blk_rq_pos(rq) >> (shift - SECTOR_SHIFT);
+		blocks = blk_rq_bytes(rq) >> shift;
+		buf = rbdi_alloc_payload(rq, RBDI_UNMAP_PARAM_LEN);
+		if (!buf)
+			return BLK_STS_RESOURCE;
+		put_unaligned_be16(RBDI_UNMAP_PARAM_LEN - 2, &buf[0]);
+		put_unaligned_be16(16, &buf[2]);
+		put_unaligned_be64(lba, &buf[8]);
+		put_unaligned_be32(blocks, &buf[16]);
+		cmd->cdb[0] = UNMAP;
+		put_unaligned_be16(RBDI_UNMAP_PARAM_LEN, &cmd->cdb[7]);
+		cmd->cdb_len = 10;
+		cmd->dir = RBD_DIR_WRITE;
+		req->data_len = RBDI_UNMAP_PARAM_LEN;
+		break;
+	case REQ_OP_WRITE_ZEROES:
+		lba = blk_rq_pos(rq) >> (shift - SECTOR_SHIFT);
+		blocks = blk_rq_bytes(rq) >> shift;
+		if (!rbdi_alloc_payload(rq, sess->lbs))
+			return BLK_STS_RESOURCE;
+		cmd->cdb[0] = WRITE_SAME_16;
+		/* Unmapping is allowed and reads back zeroes (LBPRZ). */
+		if (sess->ws_unmap && !(rq->cmd_flags & REQ_NOUNMAP))
+			cmd->cdb[1] = 0x08;
+		put_unaligned_be64(lba, &cmd->cdb[2]);
+		put_unaligned_be32(blocks, &cmd->cdb[10]);
+		cmd->cdb_len = 16;
+		cmd->dir = RBD_DIR_WRITE;
+		req->data_len = sess->lbs;
 		break;
 	case REQ_OP_DRV_IN:
 	case REQ_OP_DRV_OUT:
@@ -431,7 +516,7 @@ static blk_status_t rbdi_queue_rq(struct blk_mq_hw_ctx *hctx,
 		} else {
 			sts = rbdi_map_mr(q, rq, &reg);
 			if (sts)
-				return sts;
+				goto out_free_payload;
 			atomic64_inc(&q->sess->stats.mr_maps);
 			reg.wr.next = &wr;
 			first = &reg.wr;
@@ -448,6 +533,12 @@ static blk_status_t rbdi_queue_rq(struct blk_mq_hw_ctx *hctx,
 		break;
 	case REQ_OP_FLUSH:
 		atomic64_inc(&q->sess->stats.flushes);
+		break;
+	case REQ_OP_DISCARD:
+		atomic64_inc(&q->sess->stats.discards);
+		break;
+	case REQ_OP_WRITE_ZEROES:
+		atomic64_inc(&q->sess->stats.write_zeroes);
 		break;
 	default:
 		atomic64_inc(&q->sess->stats.passthrough);
@@ -474,10 +565,30 @@ static blk_status_t rbdi_queue_rq(struct blk_mq_hw_ctx *hctx,
 		rbdi_sess_err_rl(q->sess, "queue %u: ib_post_send failed (%d)\n",
 				 q->qid, ret);
 		rbdi_unmap_data(q, req);
+		rbdi_free_payload(rq);
 		rbdi_sess_error(q->sess);
 		return BLK_STS_IOERR;
 	}
 	return BLK_STS_OK;
+
+out_free_payload:
+	rbdi_free_payload(rq);
+	return sts;
+}
+
+/*
+ * The LUN refused a discard or write zeroes that its VPD pages promised:
+ * stop sending them, as sd does. Write zeroes then falls back to writing
+ * pages of zeroes (blkdev_issue_zeroout()).
+ */
+static void rbdi_disable_op(struct rbdi_session *sess, struct request *rq)
+{
+	rbdi_sess_err_rl(sess, "%s: the LUN refuses %s; not sending it again\n",
+			 sess->disk_name, blk_op_str(req_op(rq)));
+	if (req_op(rq) == REQ_OP_DISCARD)
+		blk_queue_max_discard_sectors(rq->q, 0);
+	else
+		blk_queue_max_write_zeroes_sectors(rq->q, 0);
 }
 
 /* SCSI outcome of a filesystem request; may ask for a retry. */
@@ -507,6 +618,14 @@ static blk_status_t rbdi_scsi_sts(struct rbdi_session *sess,
 			*retry = true;
 			return BLK_STS_OK;
 		}
+		/* INVALID COMMAND OPERATION CODE or INVALID FIELD IN CDB */
+		if (sshdr.sense_key == ILLEGAL_REQUEST &&
+		    (sshdr.asc == 0x20 || sshdr.asc == 0x24) &&
+		    (req_op(rq) == REQ_OP_DISCARD ||
+		     req_op(rq) == REQ_OP_WRITE_ZEROES)) {
+			rbdi_disable_op(sess, rq);
+			return BLK_STS_NOTSUPP;
+		}
 		break;
 	default:
 		break;
@@ -534,6 +653,7 @@ static void rbdi_complete_rq(struct request *rq)
 	bool retry = false;
 
 	rbdi_unmap_data(req->q, req);
+	rbdi_free_payload(rq);
 	if (req->requeue) {
 		/* Held (quiesced) until the session is back or given up. */
 		req->requeue = false;
@@ -609,6 +729,7 @@ static int rbdi_init_request(struct blk_mq_tag_set *set, struct request *rq,
 	req->nents = 0;
 	req->awaiting = false;
 	req->requeue = false;
+	req->payload = NULL;
 	return 0;
 }
 
@@ -749,6 +870,10 @@ static int rbdi_read_capacity(struct rbdi_session *sess, u64 *sectors,
 	sess->lbs = lbs;
 	*sectors = (last + 1) << (ilog2(lbs) - SECTOR_SHIFT);
 	*pbs = exp <= 6 ? lbs << exp : lbs;
+	if (32 - max(pt.resid, 0) >= 15) {
+		sess->lun_info.lbpme = buf[14] & 0x80;
+		sess->lun_info.lbprz = buf[14] & 0x40;
+	}
 	ret = 0;
 out:
 	kfree(buf);
@@ -785,6 +910,278 @@ static void rbdi_read_cache_mode(struct rbdi_session *sess)
 	sess->fua = buf[3] & 0x10;
 out:
 	kfree(buf);
+}
+
+/*
+ * Copy the text field @src of @len bytes to @dst: up to the first NUL,
+ * without leading and trailing blanks, other than printable ASCII as '_'.
+ */
+static void rbdi_copy_text(char *dst, size_t size, const u8 *src, size_t len)
+{
+	size_t i = 0, n = 0;
+
+	len = strnlen((const char *)src, len);
+	while (len && src[len - 1] == ' ')
+		len--;
+	while (i < len && src[i] == ' ')
+		i++;
+	for (; i < len && n + 1 < size; i++)
+		dst[n++] = src[i] >= 0x20 && src[i] < 0x7f ? src[i] : '_';
+	dst[n] = '\0';
+}
+
+/* Standard INQUIRY: vendor, product and revision. */
+static void rbdi_inquiry(struct rbdi_session *sess, u8 *buf)
+{
+	struct rbdi_lun_info *li = &sess->lun_info;
+	struct rbdi_pt pt = { .cdb_len = 6 };
+
+	pt.cdb[0] = INQUIRY;
+	put_unaligned_be16(RBDI_INQ_LEN, &pt.cdb[3]);
+	memset(buf, 0, RBDI_INQ_LEN);
+	if (rbdi_exec_pt_retry(sess, &pt, buf, RBDI_INQ_LEN) ||
+	    RBDI_INQ_LEN - clamp_t(s32, pt.resid, 0, RBDI_INQ_LEN) < 36)
+		return;
+	rbdi_copy_text(li->vendor, sizeof(li->vendor), &buf[8], 8);
+	rbdi_copy_text(li->model, sizeof(li->model), &buf[16], 16);
+	rbdi_copy_text(li->rev, sizeof(li->rev), &buf[32], 4);
+}
+
+/*
+ * INQUIRY of VPD page @page into @buf (@len bytes, at most 65535).
+ * Return: the valid length (at least 4), or a negative errno.
+ */
+static int rbdi_read_vpd(struct rbdi_session *sess, u8 page, u8 *buf,
+			 unsigned int len)
+{
+	struct rbdi_pt pt = { .cdb_len = 6 };
+	unsigned int got;
+	int ret;
+
+	pt.cdb[0] = INQUIRY;
+	pt.cdb[1] = 0x01;	/* EVPD */
+	pt.cdb[2] = page;
+	put_unaligned_be16(len, &pt.cdb[3]);
+	memset(buf, 0, len);
+	ret = rbdi_exec_pt_retry(sess, &pt, buf, len);
+	if (ret)
+		return ret;
+	got = len - clamp_t(s32, pt.resid, 0, len);
+	if (got < 4 || buf[1] != page)
+		return -EIO;
+	return min_t(unsigned int, got, get_unaligned_be16(&buf[2]) + 4);
+}
+
+/*
+ * Rank of VPD page 0x83 designator @d as the name of the logical unit;
+ * 0 if unusable. Longer designators are less likely to clash: the order
+ * is that of scsi_vpd_lun_id(), SCSI name string first, T10 vendor ID
+ * last.
+ */
+static int rbdi_designator_rank(const u8 *d)
+{
+	u8 code_set = d[0] & 0x0f, len = d[3];
+
+	/* Only designators of the addressed logical unit. */
+	if ((d[1] & 0x30) || !len)
+		return 0;
+	switch (d[1] & 0x0f) {
+	case 0x8:	/* SCSI name string, UTF-8 */
+		return code_set == 3 ? 9 : 0;
+	case 0x3:	/* NAA, binary */
+		if (code_set != 1)
+			return 0;
+		switch (d[4] >> 4) {
+		case 6:		/* IEEE Registered Extended */
+			return len == 16 ? 8 : 0;
+		case 5:		/* IEEE Registered */
+			return len == 8 ? 5 : 0;
+		case 2:		/* IEEE Extended */
+		case 3:		/* Locally assigned */
+			return len == 8 ? 4 : 0;
+		}
+		return 0;
+	case 0x2:	/* EUI-64 based, binary */
+		if (code_set != 1)
+			return 0;
+		return len == 16 ? 7 : len == 12 ? 6 : len == 8 ? 3 : 0;
+	case 0x1:	/* T10 vendor ID */
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * "t10." and the T10 vendor ID designator @id: the vendor (8 bytes) and
+ * a vendor specific identifier, runs of blanks as one '_'. Without the
+ * vendor specific part it names no logical unit: false.
+ */
+static bool rbdi_format_t10(char *out, size_t size, const u8 *id, u8 len)
+{
+	bool blank = false;
+	size_t i, n;
+
+	len = strnlen((const char *)id, len);
+	for (i = 8; i < len && id[i] == ' '; i++)
+		;
+	if (i >= len)
+		return false;
+	n = scnprintf(out, size, "t10.");
+	for (i = 0; i < len && n + 2 < size; i++) {
+		if (id[i] <= 0x20 || id[i] >= 0x7f) {
+			blank = true;
+			continue;
+		}
+		if (blank && n > 4)
+			out[n++] = '_';
+		blank = false;
+		out[n++] = id[i];
+	}
+	out[n] = '\0';
+	return true;
+}
+
+/* Format designator @d (ranked above 0) into @out; false if unusable. */
+static bool rbdi_format_designator(char *out, size_t size, const u8 *d)
+{
+	const u8 *id = d + 4;
+	u8 len = d[3];
+
+	switch (d[1] & 0x0f) {
+	case 0x8:
+		rbdi_copy_text(out, size, id, len);
+		return out[0];
+	case 0x3:
+		snprintf(out, size, "naa.%*phN", len, id);
+		return true;
+	case 0x2:
+		snprintf(out, size, "eui.%*phN", len, id);
+		return true;
+	case 0x1:
+		return rbdi_format_t10(out, size, id, len);
+	}
+	return false;
+}
+
+/* The best designator of VPD page 0x83 (@len valid bytes) as wwid. */
+static void rbdi_pick_wwid(struct rbdi_lun_info *li, const u8 *buf,
+			   unsigned int len)
+{
+	char id[RBDI_WWID_SIZE];
+	unsigned int off = 4;
+	int rank, best = 0;
+	const u8 *d;
+
+	while (off + 4 <= len) {
+		d = buf + off;
+		off += 4 + d[3];
+		if (off > len)
+			break;		/* truncated */
+		rank = rbdi_designator_rank(d);
+		if (rank > best &&
+		    rbdi_format_designator(id, sizeof(id), d)) {
+			strscpy(li->wwid, id, sizeof(li->wwid));
+			best = rank;
+		}
+	}
+}
+
+/*
+ * Identification and provisioning of the LUN. Nothing here is required:
+ * a page the LUN does not have leaves its fields empty or zero.
+ */
+static void rbdi_read_lun_info(struct rbdi_session *sess)
+{
+	struct rbdi_lun_info *li = &sess->lun_info;
+	u32 uga;
+	u8 *buf;
+	int n;
+
+	buf = kmalloc(RBDI_VPD_LEN, GFP_KERNEL);
+	if (!buf)
+		return;
+	rbdi_inquiry(sess, buf);
+
+	n = rbdi_read_vpd(sess, 0x80, buf, RBDI_VPD_LEN);
+	if (n > 4)
+		rbdi_copy_text(li->serial, sizeof(li->serial), &buf[4], n - 4);
+	n = rbdi_read_vpd(sess, 0x83, buf, RBDI_VPD_LEN);
+	if (n > 4)
+		rbdi_pick_wwid(li, buf, n);
+
+	/* Block limits; a short page (no thin provisioning) ends early. */
+	n = rbdi_read_vpd(sess, 0xb0, buf, 64);
+	if (n >= 16) {
+		li->max_xfer = get_unaligned_be32(&buf[8]);
+		li->opt_xfer = get_unaligned_be32(&buf[12]);
+	}
+	if (n >= 36) {
+		li->max_unmap = get_unaligned_be32(&buf[20]);
+		li->max_unmap_desc = get_unaligned_be32(&buf[24]);
+		li->unmap_gran = get_unaligned_be32(&buf[28]);
+		uga = get_unaligned_be32(&buf[32]);
+		li->unmap_align_valid = uga & 0x80000000;
+		li->unmap_align = uga & 0x7fffffff;
+	}
+	if (n >= 44)
+		li->max_ws = get_unaligned_be64(&buf[36]);
+
+	n = rbdi_read_vpd(sess, 0xb1, buf, 64);
+	if (n >= 6)
+		li->rotation = get_unaligned_be16(&buf[4]);
+
+	/* Logical block provisioning; LBPRZ field 001b: reads zeroes. */
+	n = rbdi_read_vpd(sess, 0xb2, buf, 64);
+	if (n >= 6) {
+		li->tpu = buf[5] & 0x80;
+		li->tpws = buf[5] & 0x40;
+		if (((buf[5] >> 2) & 0x07) == 1)
+			li->lbprz = true;
+	}
+	kfree(buf);
+}
+
+/*
+ * Queue limits from what the LUN reported, within @max_sectors, the most
+ * the transport carries. Discard needs UNMAP (LBPME, TPU and both UNMAP
+ * limits non-zero); write zeroes needs a MAXIMUM WRITE SAME LENGTH.
+ * Nothing larger than the LUN's limits is ever sent.
+ */
+static void rbdi_set_limits(struct rbdi_session *sess, unsigned int max_sectors)
+{
+	struct rbdi_lun_info *li = &sess->lun_info;
+	struct request_queue *q = sess->disk->queue;
+	unsigned int shift = ilog2(sess->lbs) - SECTOR_SHIFT;
+	/* Most blocks of one request: sectors and CDB counts are 32 bits. */
+	u64 blocks_max = min_t(u64, UINT_MAX >> shift, U32_MAX);
+	u64 blocks;
+
+	if (li->max_xfer)
+		max_sectors = min_t(u64, max_sectors, (u64)li->max_xfer << shift);
+	blk_queue_max_hw_sectors(q, max_sectors);
+
+	if (li->lbpme && li->tpu && li->max_unmap && li->max_unmap_desc) {
+		blocks = min_t(u64, li->max_unmap, blocks_max);
+		blk_queue_max_discard_sectors(q, blocks << shift);
+		q->limits.discard_granularity =
+			max_t(u64, sess->lbs,
+			      min_t(u64, (u64)li->unmap_gran * sess->lbs, SZ_1G));
+		if (li->unmap_align_valid)
+			q->limits.discard_alignment =
+				min_t(u64, (u64)li->unmap_align * sess->lbs,
+				      SZ_1G);
+	}
+	if (li->max_ws) {
+		blocks = min_t(u64, li->max_ws, blocks_max);
+		blk_queue_max_write_zeroes_sectors(q, blocks << shift);
+		sess->ws_unmap = li->lbpme && li->tpws && li->lbprz;
+	}
+
+	/* Solid state or spinning; without an answer, as before: nonrot. */
+	if (li->rotation == 1)
+		blk_queue_flag_set(QUEUE_FLAG_NONROT, q);
+	else if (li->rotation >= 0x401)
+		blk_queue_flag_clear(QUEUE_FLAG_NONROT, q);
 }
 
 /* SG_IO (sg v3) on /dev/rbdiN: a passthrough request on the normal path. */
@@ -920,6 +1317,60 @@ static const struct block_device_operations rbdi_fops = {
 	.free_disk	= rbdi_free_disk,
 };
 
+/*
+ * /sys/block/rbdiN/rbd/: who the LUN is and where it is reached, for
+ * udev rules (60-rbdi.rules) and multipathd. Read-only; the values do
+ * not change while the disk exists.
+ */
+#define RBDI_DISK_ATTR(_name, _fmt, _val)				\
+static ssize_t rbdi_##_name##_show(struct device *dev,			\
+				   struct device_attribute *attr,	\
+				   char *buf)				\
+{									\
+	const struct rbdi_session *sess = dev_to_disk(dev)->private_data; \
+									\
+	return sysfs_emit(buf, _fmt "\n", _val);			\
+}									\
+static struct device_attribute rbdi_attr_##_name =			\
+	__ATTR(_name, 0444, rbdi_##_name##_show, NULL)
+
+RBDI_DISK_ATTR(wwid, "%s", sess->lun_info.wwid);
+RBDI_DISK_ATTR(serial, "%s", sess->lun_info.serial);
+RBDI_DISK_ATTR(vendor, "%s", sess->lun_info.vendor);
+RBDI_DISK_ATTR(model, "%s", sess->lun_info.model);
+RBDI_DISK_ATTR(rev, "%s", sess->lun_info.rev);
+RBDI_DISK_ATTR(session, "%s", sess->name);
+RBDI_DISK_ATTR(target, "%s", sess->opts.target);
+RBDI_DISK_ATTR(lun, "%llu", sess->opts.lun);
+RBDI_DISK_ATTR(traddr, "%s", sess->opts.traddr);
+RBDI_DISK_ATTR(trsvcid, "%u", sess->opts.trsvcid);
+RBDI_DISK_ATTR(initiator, "%s", sess->opts.initiator);
+
+static struct attribute *rbdi_disk_attrs[] = {
+	&rbdi_attr_wwid.attr,
+	&rbdi_attr_serial.attr,
+	&rbdi_attr_vendor.attr,
+	&rbdi_attr_model.attr,
+	&rbdi_attr_rev.attr,
+	&rbdi_attr_session.attr,
+	&rbdi_attr_target.attr,
+	&rbdi_attr_lun.attr,
+	&rbdi_attr_traddr.attr,
+	&rbdi_attr_trsvcid.attr,
+	&rbdi_attr_initiator.attr,
+	NULL,
+};
+
+static const struct attribute_group rbdi_disk_group = {
+	.name	= "rbd",
+	.attrs	= rbdi_disk_attrs,
+};
+
+static const struct attribute_group *rbdi_disk_groups[] = {
+	&rbdi_disk_group,
+	NULL,
+};
+
 /**
  * rbdi_blk_add() - create the tag set and the disk of a live session
  * @sess: The session, logged in, with @sess->lock held.
@@ -988,20 +1439,24 @@ int rbdi_blk_add(struct rbdi_session *sess)
 	blk_queue_virt_boundary(q, SZ_4K - 1);
 	blk_queue_flag_set(QUEUE_FLAG_NONROT, q);
 	sess->lbs = SECTOR_SIZE;
+	memset(&sess->lun_info, 0, sizeof(sess->lun_info));
+	sess->ws_unmap = false;
 
 	ret = rbdi_read_capacity(sess, &sectors, &pbs);
 	if (ret)
 		return ret;
 	rbdi_read_cache_mode(sess);
+	rbdi_read_lun_info(sess);
 
 	blk_queue_logical_block_size(q, sess->lbs);
 	blk_queue_physical_block_size(q, pbs);
 	blk_queue_io_min(q, pbs);
 	blk_queue_write_cache(q, sess->write_cache, sess->fua);
+	rbdi_set_limits(sess, max_sectors);
 	set_capacity(disk, sectors);
 
 	sess->tag_rsp = sess->login_rsp;
-	ret = add_disk(disk);
+	ret = device_add_disk(NULL, disk, rbdi_disk_groups);
 	if (ret) {
 		rbdi_sess_err(sess, "add_disk failed (%d)\n", ret);
 		return ret;
@@ -1086,6 +1541,8 @@ static int rbdi_stats_show(struct seq_file *m, void *unused)
 	seq_printf(m, "reads %lld\n", atomic64_read(&st->reads));
 	seq_printf(m, "writes %lld\n", atomic64_read(&st->writes));
 	seq_printf(m, "flushes %lld\n", atomic64_read(&st->flushes));
+	seq_printf(m, "discards %lld\n", atomic64_read(&st->discards));
+	seq_printf(m, "write_zeroes %lld\n", atomic64_read(&st->write_zeroes));
 	seq_printf(m, "passthrough %lld\n", atomic64_read(&st->passthrough));
 	seq_printf(m, "inline_writes %lld\n",
 		   atomic64_read(&st->inline_writes));
@@ -1113,9 +1570,21 @@ void rbdi_debugfs_add(struct rbdi_session *sess)
 }
 
 /**
- * rbdi_blk_exit() - module exit check
+ * rbdi_blk_init() - module-wide resources of the block device
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int rbdi_blk_init(void)
+{
+	rbdi_page_pool = mempool_create_page_pool(RBDI_PAGE_POOL_SIZE, 0);
+	return rbdi_page_pool ? 0 : -ENOMEM;
+}
+
+/**
+ * rbdi_blk_exit() - free what rbdi_blk_init() made; every disk is gone
  */
 void rbdi_blk_exit(void)
 {
+	mempool_destroy(rbdi_page_pool);
 	ida_destroy(&rbdi_ida);
 }

@@ -41,10 +41,14 @@ static int __init rbdi_init(void)
 		goto out_remove_debugfs;
 	}
 
+	ret = rbdi_blk_init();
+	if (ret)
+		goto out_destroy_wq;
+
 	ret = register_blkdev(0, KBUILD_MODNAME);
 	if (ret < 0) {
 		pr_err("register_blkdev failed (%d)\n", ret);
-		goto out_destroy_wq;
+		goto out_blk_exit;
 	}
 	rbdi_major = ret;
 
@@ -65,6 +69,8 @@ out_sessions_exit:
 	rbdi_sessions_exit();
 out_unregister_blkdev:
 	unregister_blkdev(rbdi_major, KBUILD_MODNAME);
+out_blk_exit:
+	rbdi_blk_exit();
 out_destroy_wq:
 	destroy_workqueue(rbdi_wq);
 out_remove_debugfs:
@@ -77,8 +83,8 @@ static void __exit rbdi_exit(void)
 	/* Session directories pin the module: none is left by now. */
 	rbdi_configfs_exit();
 	rbdi_sessions_exit();
-	rbdi_blk_exit();
 	unregister_blkdev(rbdi_major, KBUILD_MODNAME);
+	rbdi_blk_exit();
 	destroy_workqueue(rbdi_wq);
 	debugfs_remove(rbdi_debugfs_root);
 	pr_info("unloaded\n");

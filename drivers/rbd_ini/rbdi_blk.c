@@ -37,6 +37,7 @@
 #include <linux/blk-mq.h>
 #include <linux/bvec.h>
 #include <linux/debugfs.h>
+#include <linux/hdreg.h>
 #include <linux/idr.h>
 #include <linux/log2.h>
 #include <linux/mempool.h>
@@ -1303,6 +1304,15 @@ static int rbdi_ioctl(struct block_device *bdev, fmode_t mode,
 	}
 }
 
+/* A made-up geometry for HDIO_GETGEO users, as virtio_blk has. */
+static int rbdi_getgeo(struct block_device *bdev, struct hd_geometry *geo)
+{
+	geo->heads = 64;
+	geo->sectors = 32;
+	geo->cylinders = get_capacity(bdev->bd_disk) >> 11;
+	return 0;
+}
+
 /* The last reference of an added disk is gone. */
 static void rbdi_free_disk(struct gendisk *disk)
 {
@@ -1314,6 +1324,7 @@ static const struct block_device_operations rbdi_fops = {
 	.owner		= THIS_MODULE,
 	.ioctl		= rbdi_ioctl,
 	.compat_ioctl	= blkdev_compat_ptr_ioctl,
+	.getgeo		= rbdi_getgeo,
 	.free_disk	= rbdi_free_disk,
 };
 

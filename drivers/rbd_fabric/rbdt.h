@@ -233,6 +233,10 @@ struct rbdt_rw {
  * @lio: @se_cmd was initialised; LIO owns the end of the command.
  * @aborted: An extra reference was taken to send TASK ABORTED.
  * @recv: Receive buffer of the capsule, held until the response is posted.
+ * @wr_pending: Bits %RBDT_WR_READ and %RBDT_WR_SEND: a signalled work
+ *	request is posted and its completion has not been handled. Whoever
+ *	clears a bit (the completion handler, or rbdt_queue_reap_lost()
+ *	after the drain) finishes that part of the command.
  * @req: The capsule, inside @recv.
  * @dir: &enum rbd_data_dir of the capsule.
  * @nr_desc: Descriptors of the capsule.
@@ -251,6 +255,12 @@ struct rbdt_rw {
  * @rsp_dma: Its DMA address.
  * @rsp_size: Its size.
  */
+/* Bits of &rbdt_cmd.wr_pending. */
+enum {
+	RBDT_WR_READ,
+	RBDT_WR_SEND,
+};
+
 struct rbdt_cmd {
 	struct se_cmd se_cmd;
 	u8 sense[TRANSPORT_SENSE_BUFFER];
@@ -266,6 +276,7 @@ struct rbdt_cmd {
 	bool lio;
 	bool aborted;
 	struct rbdt_recv *recv;
+	unsigned long wr_pending;
 	const struct rbd_cmd *req;
 	u8 dir;
 	u16 nr_desc;
@@ -286,6 +297,34 @@ struct rbdt_cmd {
 };
 
 struct rbdt_session;
+
+/**
+ * struct rbdt_tmr - a task management function handed to LIO
+ * @se_cmd: LIO's part (%SCF_SCSI_TMR_CDB set).
+ * @sense: Sense buffer LIO wants, unused by TMRs.
+ * @q: Queue 0 of the session; it outlives the TMR, since the session's
+ *	teardown waits for every se_cmd, TMRs included.
+ * @recv: Receive buffer of the request, reposted with the response.
+ * @slot: Control slot of the request; its buffer carries the response.
+ * @tag: Tag of the request, echoed in the response.
+ * @ref_tag: Tag of the command to abort (ABORT TASK).
+ * @function: &enum rbd_tmf_function.
+ * @responded: The TMF_RSP has been sent.
+ *
+ * Allocated per request, freed by rbdt_release_cmd() through
+ * rbdt_tmr_free().
+ */
+struct rbdt_tmr {
+	struct se_cmd se_cmd;
+	u8 sense[TRANSPORT_SENSE_BUFFER];
+	struct rbdt_queue *q;
+	struct rbdt_recv *recv;
+	u32 slot;
+	__le64 tag;
+	u64 ref_tag;
+	u8 function;
+	bool responded;
+};
 
 /**
  * struct rbdt_queue - one rdma_cm connection (queue pair) of a session
@@ -380,6 +419,7 @@ struct rbdt_stats {
 	atomic64_t bytes_in;
 	atomic64_t bytes_out;
 	atomic64_t errors;
+	atomic64_t tmfs;
 };
 
 /**
@@ -490,12 +530,15 @@ int rbdt_queue_post_send(struct rbdt_queue *q, struct ib_send_wr *wr);
 void rbdt_tpg_close_sessions(struct rbdt_tpg *tpg);
 void rbdt_close_session(struct se_session *se_sess);
 void rbdt_session_cmd_done(struct rbdt_session *sess);
+void rbdt_tmr_respond(struct se_cmd *se_cmd, bool aborted);
+void rbdt_tmr_free(struct se_cmd *se_cmd);
 void rbdt_conn_exit(void);
 
 /* rbdt_io.c */
 void rbdt_handle_cmd(struct rbdt_queue *q, struct rbdt_recv *r, u32 len);
 void rbdt_pending_work(struct work_struct *work);
 void rbdt_cmd_send_done(struct ib_cq *cq, struct ib_wc *wc);
+void rbdt_queue_reap_lost(struct rbdt_queue *q);
 int rbdt_write_pending(struct se_cmd *se_cmd);
 int rbdt_queue_data_in(struct se_cmd *se_cmd);
 int rbdt_queue_status(struct se_cmd *se_cmd);

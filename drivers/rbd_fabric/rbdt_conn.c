@@ -302,6 +302,7 @@ static int rbdt_stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "bytes_in: %lld\n", atomic64_read(&st->bytes_in));
 	seq_printf(m, "bytes_out: %lld\n", atomic64_read(&st->bytes_out));
 	seq_printf(m, "errors: %lld\n", atomic64_read(&st->errors));
+	seq_printf(m, "tmfs: %lld\n", atomic64_read(&st->tmfs));
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(rbdt_stats);
@@ -584,38 +585,137 @@ static void rbdt_handle_nop(struct rbdt_queue *q, struct rbdt_recv *r,
 	rbdt_ctrl_send(q, slot, sizeof(*rsp), r);
 }
 
+/* Answer the TMF request @tag of control slot @slot. */
+static void rbdt_tmf_send(struct rbdt_queue *q, u32 slot, __le64 tag,
+			  u8 response, struct rbdt_recv *r)
+{
+	struct rbd_tmf_rsp *rsp = q->ctrl[slot].buf;
+
+	rbdt_fill_hdr(rsp, RBD_OP_TMF_RSP, sizeof(*rsp), tag);
+	rsp->response = response;
+	rbdt_ctrl_send(q, slot, sizeof(*rsp), r);
+}
+
+static inline struct rbdt_tmr *to_rbdt_tmr(struct se_cmd *se_cmd)
+{
+	return container_of(se_cmd, struct rbdt_tmr, se_cmd);
+}
+
+/**
+ * rbdt_tmr_respond() - LIO finished a task management function
+ * @se_cmd: The TMR (%SCF_SCSI_TMR_CDB).
+ * @aborted: LIO aborted the TMR itself (a LUN RESET overtook it).
+ *
+ * Sends the TMF_RSP once; the receive buffer goes back with it.
+ */
+void rbdt_tmr_respond(struct se_cmd *se_cmd, bool aborted)
+{
+	struct rbdt_tmr *tmr = to_rbdt_tmr(se_cmd);
+	u8 response;
+
+	if (tmr->responded)
+		return;
+	tmr->responded = true;
+	switch (aborted ? TMR_FUNCTION_REJECTED : se_cmd->se_tmr_req->response) {
+	case TMR_FUNCTION_COMPLETE:
+		response = RBD_TMF_RSP_COMPLETE;
+		break;
+	case TMR_TASK_DOES_NOT_EXIST:
+		response = RBD_TMF_RSP_NO_TASK;
+		break;
+	case TMR_LUN_DOES_NOT_EXIST:
+		response = RBD_TMF_RSP_NO_LUN;
+		break;
+	case TMR_TASK_MGMT_FUNCTION_NOT_SUPPORTED:
+		response = RBD_TMF_RSP_NOT_SUPPORTED;
+		break;
+	default:
+		response = RBD_TMF_RSP_REJECTED;
+		break;
+	}
+	pr_info_ratelimited("session %016llx %pISpc: %s of tag %#llx: %s\n",
+			    tmr->q->sess->handle, &tmr->q->peer,
+			    tmr->function == RBD_TMF_ABORT_TASK ?
+			    "ABORT TASK" : "LUN RESET",
+			    tmr->ref_tag, rbd_tmf_rsp_str(response));
+	rbdt_tmf_send(tmr->q, tmr->slot, tmr->tag, response, tmr->recv);
+}
+
+/**
+ * rbdt_tmr_free() - LIO released a TMR
+ * @se_cmd: The TMR.
+ */
+void rbdt_tmr_free(struct se_cmd *se_cmd)
+{
+	struct rbdt_tmr *tmr = to_rbdt_tmr(se_cmd);
+
+	/* Never answered (cannot happen, but never lose the buffer). */
+	if (!tmr->responded)
+		rbdt_queue_post_recv(tmr->q, tmr->recv);
+	kfree(tmr);
+}
+
+/*
+ * ABORT TASK and LUN RESET go to LIO as TMRs; LIO answers through
+ * rbdt_queue_tm_rsp() and aborts commands through rbdt_aborted_task(),
+ * which answers each with TASK ABORTED.
+ */
 static void rbdt_handle_tmf(struct rbdt_queue *q, struct rbdt_recv *r,
 			    u32 slot)
 {
 	const struct rbd_tmf_req *req = r->buf;
-	struct rbd_tmf_rsp *rsp = q->ctrl[slot].buf;
 	struct rbdt_session *sess = q->sess;
 	u64 ref = le64_to_cpu(req->ref_tag);
-	u8 response;
+	u64 lun = le64_to_cpu(req->lun);
+	struct rbdt_tmr *tmr;
+	u8 tm_type, response;
 
-	/*
-	 * Task management is not implemented yet: refuse every defined
-	 * function, except that an ABORT TASK naming no slot of the session
-	 * finds no task.
-	 */
 	switch (req->function) {
 	case RBD_TMF_ABORT_TASK:
+		tm_type = TMR_ABORT_TASK;
+		/* A tag that names no slot of the session names no task. */
 		if (!rbd_tag_qid(ref) || rbd_tag_qid(ref) > sess->nr_queues ||
-		    rbd_tag_slot(ref) >= le16_to_cpu(sess->login.queue_depth))
+		    rbd_tag_slot(ref) >= le16_to_cpu(sess->login.queue_depth)) {
 			response = RBD_TMF_RSP_NO_TASK;
-		else
-			response = RBD_TMF_RSP_REJECTED;
+			goto respond;
+		}
 		break;
 	case RBD_TMF_LUN_RESET:
-		response = RBD_TMF_RSP_REJECTED;
+		tm_type = TMR_LUN_RESET;
 		break;
 	default:
 		response = RBD_TMF_RSP_NOT_SUPPORTED;
-		break;
+		goto respond;
 	}
-	rbdt_fill_hdr(rsp, RBD_OP_TMF_RSP, sizeof(*rsp), req->hdr.tag);
-	rsp->response = response;
-	rbdt_ctrl_send(q, slot, sizeof(*rsp), r);
+	/* A session reaches exactly one LUN. */
+	if (lun != sess->lun) {
+		response = RBD_TMF_RSP_NO_LUN;
+		goto respond;
+	}
+
+	tmr = kzalloc(sizeof(*tmr), GFP_KERNEL);
+	if (!tmr) {
+		response = RBD_TMF_RSP_REJECTED;
+		goto respond;
+	}
+	tmr->q = q;
+	tmr->recv = r;
+	tmr->slot = slot;
+	tmr->tag = req->hdr.tag;
+	tmr->ref_tag = ref;
+	tmr->function = req->function;
+	atomic64_inc(&sess->stats.tmfs);
+	if (target_submit_tmr(&tmr->se_cmd, sess->se_sess, tmr->sense, lun,
+			      NULL, tm_type, GFP_KERNEL, ref, 0)) {
+		/* The session is stopping. */
+		kfree(tmr);
+		response = RBD_TMF_RSP_REJECTED;
+		goto respond;
+	}
+	return;
+
+respond:
+	rbdt_tmf_send(q, slot, req->hdr.tag, response, r);
 }
 
 /* Claim control slot @slot; a reused slot is a protocol violation. */
@@ -1240,6 +1340,62 @@ int rbdt_queue_cm_event(struct rdma_cm_id *cm_id, struct rdma_cm_event *event)
 
 /* Sessions */
 
+/* Commands of @sess that LIO or the wire still hold, for a stuck teardown. */
+static void rbdt_session_dump_cmds(struct rbdt_session *sess,
+				   struct rbdt_queue **queues)
+{
+	unsigned int shown = 0;
+	unsigned long flags;
+	u32 i;
+	int qi;
+
+	for (qi = 1; qi <= RBD_MAX_NR_QUEUES; qi++) {
+		struct rbdt_queue *q = queues[qi];
+
+		if (!q)
+			continue;
+		for (i = 0; i < q->depth && shown < 16; i++) {
+			struct rbdt_cmd *cmd = &q->cmds[i];
+			struct se_cmd *se_cmd = &cmd->se_cmd;
+			bool busy, outstanding, lio;
+
+			spin_lock_irqsave(&q->lock, flags);
+			busy = cmd->busy;
+			outstanding = cmd->outstanding;
+			lio = cmd->lio;
+			spin_unlock_irqrestore(&q->lock, flags);
+			if (!busy && !outstanding)
+				continue;
+			shown++;
+			pr_warn("session %016llx qid %u tag %#llx: still held: outstanding %d lio %d aborted %d rw %u t_state %d transport_state %#x flags %#x kref %u\n",
+				sess->handle, q->qid, cmd->tag, outstanding,
+				lio, cmd->aborted, cmd->nr_rw,
+				lio ? se_cmd->t_state : -1,
+				lio ? se_cmd->transport_state : 0,
+				lio ? se_cmd->se_cmd_flags : 0,
+				lio ? kref_read(&se_cmd->cmd_kref) : 0);
+		}
+	}
+}
+
+/*
+ * Wait for the session's commands; every 30 s say which ones are late.
+ * target_wait_for_sess_cmds() would wait as long, silently.
+ */
+static void rbdt_session_wait_cmds(struct rbdt_session *sess,
+				   struct rbdt_queue **queues)
+{
+	struct target_cmd_counter *cnt = sess->se_sess->cmd_cnt;
+
+	while (!wait_event_timeout(cnt->refcnt_wq,
+				   percpu_ref_is_zero(&cnt->refcnt), 30 * HZ)) {
+		pr_warn("session %016llx (%s): commands still running after 30 s\n",
+			sess->handle, sess->name);
+		rbdt_session_dump_cmds(sess, queues);
+	}
+	target_wait_for_sess_cmds(sess->se_sess);
+}
+
 static void rbdt_session_release_work(struct work_struct *work)
 {
 	struct rbdt_session *sess = container_of(work, struct rbdt_session,
@@ -1267,9 +1423,12 @@ static void rbdt_session_release_work(struct work_struct *work)
 	for (i = 0; i <= RBD_MAX_NR_QUEUES; i++)
 		if (queues[i])
 			ib_drain_qp(queues[i]->qp);
+	for (i = 1; i <= RBD_MAX_NR_QUEUES; i++)
+		if (queues[i])
+			rbdt_queue_reap_lost(queues[i]);
 
 	target_stop_session(sess->se_sess);
-	target_wait_for_sess_cmds(sess->se_sess);
+	rbdt_session_wait_cmds(sess, queues);
 
 	mutex_lock(&sess->tpg->lock);
 	list_del_init(&sess->tpg_entry);

@@ -237,8 +237,12 @@ static int rbdt_post_rsp(struct rbdt_cmd *cmd, struct ib_send_wr *first)
 	spin_lock_irqsave(&q->lock, flags);
 	if (!q->dying) {
 		ret = r ? ib_post_recv(q->qp, &r->wr, NULL) : 0;
-		if (!ret)
+		if (!ret) {
+			set_bit(RBDT_WR_SEND, &cmd->wr_pending);
 			ret = ib_post_send(q->qp, first, NULL);
+			if (ret)
+				clear_bit(RBDT_WR_SEND, &cmd->wr_pending);
+		}
 	}
 	cmd->outstanding = false;
 	spin_unlock_irqrestore(&q->lock, flags);
@@ -464,21 +468,15 @@ void rbdt_pending_work(struct work_struct *work)
 	}
 }
 
-/**
- * rbdt_cmd_send_done() - completion of a SCSI response SEND
- * @cq: The CQ.
- * @wc: The work completion.
- */
-void rbdt_cmd_send_done(struct ib_cq *cq, struct ib_wc *wc)
+/* The response SEND of @cmd completed with @status. */
+static void rbdt_cmd_send_finish(struct rbdt_cmd *cmd, enum ib_wc_status status)
 {
-	struct rbdt_cmd *cmd = container_of(wc->wr_cqe, struct rbdt_cmd,
-					    send_cqe);
 	struct rbdt_queue *q = cmd->q;
 
-	if (wc->status != IB_WC_SUCCESS) {
-		if (wc->status != IB_WC_WR_FLUSH_ERR)
+	if (status != IB_WC_SUCCESS) {
+		if (status != IB_WC_WR_FLUSH_ERR)
 			rbdt_cmd_err(cmd, "response send failed: %s\n",
-				     ib_wc_status_msg(wc->status));
+				     ib_wc_status_msg(status));
 		rbdt_queue_error(q);
 	}
 	rbdt_sq_release(cmd);
@@ -492,17 +490,29 @@ void rbdt_cmd_send_done(struct ib_cq *cq, struct ib_wc *wc)
 		transport_generic_free_cmd(&cmd->se_cmd, 0);
 }
 
-static void rbdt_read_done(struct ib_cq *cq, struct ib_wc *wc)
+/**
+ * rbdt_cmd_send_done() - completion of a SCSI response SEND
+ * @cq: The CQ.
+ * @wc: The work completion.
+ */
+void rbdt_cmd_send_done(struct ib_cq *cq, struct ib_wc *wc)
 {
 	struct rbdt_cmd *cmd = container_of(wc->wr_cqe, struct rbdt_cmd,
-					    read_cqe);
+					    send_cqe);
 
+	if (test_and_clear_bit(RBDT_WR_SEND, &cmd->wr_pending))
+		rbdt_cmd_send_finish(cmd, wc->status);
+}
+
+/* The RDMA READs of @cmd completed, the last one with @status. */
+static void rbdt_read_finish(struct rbdt_cmd *cmd, enum ib_wc_status status)
+{
 	rbdt_sq_release(cmd);
 	rbdt_rw_destroy(cmd);
-	if (wc->status != IB_WC_SUCCESS) {
-		if (wc->status != IB_WC_WR_FLUSH_ERR)
+	if (status != IB_WC_SUCCESS) {
+		if (status != IB_WC_WR_FLUSH_ERR)
 			rbdt_cmd_err(cmd, "RDMA READ failed: %s\n",
-				     ib_wc_status_msg(wc->status));
+				     ib_wc_status_msg(status));
 		atomic64_inc(&cmd->q->sess->stats.errors);
 		rbdt_queue_error(cmd->q);
 		transport_generic_request_failure(&cmd->se_cmd,
@@ -511,6 +521,45 @@ static void rbdt_read_done(struct ib_cq *cq, struct ib_wc *wc)
 	}
 	atomic64_add(cmd->se_cmd.data_length, &cmd->q->sess->stats.bytes_in);
 	target_execute_cmd(&cmd->se_cmd);
+}
+
+static void rbdt_read_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct rbdt_cmd *cmd = container_of(wc->wr_cqe, struct rbdt_cmd,
+					    read_cqe);
+
+	if (test_and_clear_bit(RBDT_WR_READ, &cmd->wr_pending))
+		rbdt_read_finish(cmd, wc->status);
+}
+
+/**
+ * rbdt_queue_reap_lost() - finish work requests whose completion was lost
+ * @q: A dying queue, after ib_drain_qp().
+ *
+ * After the drain every completion of @q has been handled, as far as the
+ * verbs contract goes. siw (6.1) can drop the flush completion of an RDMA
+ * READ that was in flight when the connection closed; the command would
+ * then hold its session forever. Finish such commands as flushed. A
+ * completion that still arrives later finds its bit clear and is ignored.
+ *
+ * Context: Process; the queue's session is being released.
+ */
+void rbdt_queue_reap_lost(struct rbdt_queue *q)
+{
+	u32 i;
+
+	for (i = 0; i < q->depth; i++) {
+		struct rbdt_cmd *cmd = &q->cmds[i];
+
+		if (test_and_clear_bit(RBDT_WR_READ, &cmd->wr_pending)) {
+			rbdt_cmd_err(cmd, "RDMA READ completion lost after the drain; failing the command\n");
+			rbdt_read_finish(cmd, IB_WC_WR_FLUSH_ERR);
+		}
+		if (test_and_clear_bit(RBDT_WR_SEND, &cmd->wr_pending)) {
+			rbdt_cmd_err(cmd, "response completion lost after the drain\n");
+			rbdt_cmd_send_finish(cmd, IB_WC_WR_FLUSH_ERR);
+		}
+	}
 }
 
 /**
@@ -560,8 +609,10 @@ int rbdt_write_pending(struct se_cmd *se_cmd)
 	for (i = cmd->nr_rw - 1; i >= 0; i--)
 		first = rdma_rw_ctx_wrs(&cmd->rw[i].ctx, q->qp, q->port_num,
 					first ? NULL : &cmd->read_cqe, first);
+	set_bit(RBDT_WR_READ, &cmd->wr_pending);
 	ret = rbdt_queue_post_send(q, first);
 	if (ret) {
+		clear_bit(RBDT_WR_READ, &cmd->wr_pending);
 		/* Nothing or a flushed part posted; fail the command. */
 		if (ret != -ESHUTDOWN) {
 			rbdt_cmd_err(cmd, "posting RDMA READ failed (%d)\n", ret);
@@ -684,25 +735,31 @@ int rbdt_queue_status(struct se_cmd *se_cmd)
 }
 
 /**
- * rbdt_queue_tm_rsp() - TMR response; rbdt submits no TMRs yet
+ * rbdt_queue_tm_rsp() - LIO finished a TMR: send its TMF_RSP
  * @se_cmd: The TMR.
  */
 void rbdt_queue_tm_rsp(struct se_cmd *se_cmd)
 {
+	rbdt_tmr_respond(se_cmd, false);
 }
 
 /**
  * rbdt_aborted_task() - LIO aborted a command without TAS
- * @se_cmd: The command.
+ * @se_cmd: The command, or a TMR that a LUN RESET overtook.
  *
- * The protocol answers every accepted command: send TASK ABORTED. Core
- * drops the ACK reference after this returns, so an extra one keeps the
- * descriptor until the SEND completed.
+ * The protocol answers every accepted command: send TASK ABORTED (a TMR:
+ * its TMF_RSP, "rejected"). Core drops the ACK reference after this
+ * returns, so an extra one keeps the descriptor until the SEND completed.
  */
 void rbdt_aborted_task(struct se_cmd *se_cmd)
 {
-	struct rbdt_cmd *cmd = to_rbdt_cmd(se_cmd);
+	struct rbdt_cmd *cmd;
 
+	if (se_cmd->se_cmd_flags & SCF_SCSI_TMR_CDB) {
+		rbdt_tmr_respond(se_cmd, true);
+		return;
+	}
+	cmd = to_rbdt_cmd(se_cmd);
 	rbdt_sq_release(cmd);
 	if (!kref_get_unless_zero(&se_cmd->cmd_kref)) {
 		rbdt_cmd_answered(cmd);
@@ -733,8 +790,15 @@ int rbdt_check_stop_free(struct se_cmd *se_cmd)
  */
 void rbdt_release_cmd(struct se_cmd *se_cmd)
 {
-	struct rbdt_cmd *cmd = to_rbdt_cmd(se_cmd);
-	struct rbdt_recv *r = cmd->recv;
+	struct rbdt_cmd *cmd;
+	struct rbdt_recv *r;
+
+	if (se_cmd->se_cmd_flags & SCF_SCSI_TMR_CDB) {
+		rbdt_tmr_free(se_cmd);
+		return;
+	}
+	cmd = to_rbdt_cmd(se_cmd);
+	r = cmd->recv;
 
 	rbdt_rw_destroy(cmd);
 	rbdt_sq_release(cmd);

@@ -17,6 +17,10 @@
  *   io SECONDS                  write/read/verify loop until done or error
  *   nop                         NOP on queue 0
  *   tmf FUNCTION                TMF with a function number
+ *   abort                       a READ, then ABORT TASK of it; reports the
+ *                               TMF response and the READ's status
+ *   reset N                     N READs, then LUN RESET; reports the TMF
+ *                               response and how the READs ended
  *   logout                      LOGOUT
  *   hostile                     every malformed capsule of protocol.rst,
  *                               each on a fresh session; reports answers
@@ -56,6 +60,7 @@
 
 #define TIMEOUT_MS	10000
 #define MAX_QUEUES	16
+#define MAX_DEPTH	1024
 
 struct queue {
 	struct rdma_cm_id *id;
@@ -651,6 +656,10 @@ static uint32_t build_cmd(struct queue *q, uint8_t *buf, uint64_t tag,
  * Wait for the SCSI response of @tag on @q. Returns 0 (g.status etc. set),
  * EX_DISC on disconnect or malformed response.
  */
+#define TAG_ANY		UINT64_MAX
+
+static uint64_t rsp_tag;	/* tag of the last response wait_rsp() took */
+
 static int wait_rsp(struct queue *q, uint64_t tag, int timeout_ms)
 {
 	uint8_t *buf;
@@ -675,13 +684,14 @@ static int wait_rsp(struct queue *q, uint64_t tag, int timeout_ms)
 		}
 		rsp = (const struct rbd_rsp *)buf;
 		if (rsp->hdr.opcode != RBD_OP_SCSI_RSP ||
-		    rbd_le64(rsp->hdr.tag) != tag) {
+		    (tag != TAG_ANY && rbd_le64(rsp->hdr.tag) != tag)) {
 			vlog("qid %u: unexpected capsule %s tag %llx\n", q->qid,
 			     rbd_opcode_str(rsp->hdr.opcode),
 			     (unsigned long long)rbd_le64(rsp->hdr.tag));
 			post_recv(q, idx);
 			continue;
 		}
+		rsp_tag = rbd_le64(rsp->hdr.tag);
 		g.status = rsp->status;
 		g.imm_len = rbd_le32(rsp->imm_len);
 		g.sense_len = rbd_le16(rsp->sense_len);
@@ -1022,7 +1032,7 @@ static int cmd_nop(void)
 
 static int tmf_response;
 
-static int cmd_tmf(uint8_t function)
+static int tmf_request(uint8_t function, uint64_t ref_tag)
 {
 	struct rbd_tmf_req tmf = {};
 	struct rbd_tmf_rsp rsp;
@@ -1033,8 +1043,7 @@ static int cmd_tmf(uint8_t function)
 		 next_tag(&g.q[0], RBD_CTRL_SLOTS));
 	tmf.lun = rbd_cpu_to_le64(g.lun);
 	tmf.function = function;
-	if (function == RBD_TMF_ABORT_TASK)
-		tmf.ref_tag = rbd_cpu_to_le64(rbd_tag(1, 0, 0));
+	tmf.ref_tag = rbd_cpu_to_le64(ref_tag);
 	n = ctrl_request(&g.q[0], &tmf, sizeof(tmf), buf, sizeof(buf));
 	if (n < 0 || rbd_check_tmf_rsp(buf, n)) {
 		printf("tmf: no valid answer\n");
@@ -1044,6 +1053,99 @@ static int cmd_tmf(uint8_t function)
 	tmf_response = rsp.response;
 	printf("tmf %u: response %u\n", function, rsp.response);
 	return 0;
+}
+
+static int cmd_tmf(uint8_t function)
+{
+	return tmf_request(function, function == RBD_TMF_ABORT_TASK ?
+				     rbd_tag(1, 0, 0) : 0);
+}
+
+/*
+ * Start @n one-block READs on queue 1 without waiting; their tags go to
+ * @tags. The backstore is expected to be slow enough for a TMF to find
+ * them outstanding.
+ */
+static int start_reads(uint64_t *tags, uint32_t n)
+{
+	struct queue *q = &g.q[1];
+	uint8_t cdb[16];
+	uint32_t i;
+
+	for (i = 0; i < n; i++) {
+		uint8_t *buf;
+		uint32_t clen;
+
+		tags[i] = next_tag(q, q->depth);
+		buf = send_slot(q, tags[i]);
+		rw_cdb(cdb, false, i, 1);
+		clen = build_cmd(q, buf, tags[i], cdb, 16, RBD_DIR_READ,
+				 g.block_size, M_DESC);
+		if (post_send(q, buf, clen))
+			return EX_DISC;
+	}
+	return 0;
+}
+
+/* Collect the responses of @n commands; count GOOD and TASK ABORTED. */
+static int collect(const char *what, uint32_t n)
+{
+	uint32_t i, good = 0, aborted = 0, other = 0;
+	int ret;
+
+	for (i = 0; i < n; i++) {
+		ret = wait_rsp(&g.q[1], TAG_ANY, 30000);
+		if (ret) {
+			printf("%s: %u of %u commands unanswered\n", what,
+			       n - i, n);
+			return EX_DISC;
+		}
+		if (g.status == 0)
+			good++;
+		else if (g.status == 0x40)
+			aborted++;
+		else
+			other++;
+		vlog("%s: tag %llx status %#x\n", what,
+		     (unsigned long long)rsp_tag, g.status);
+	}
+	printf("%s: %u commands: %u aborted, %u good, %u other\n", what, n,
+	       aborted, good, other);
+	return 0;
+}
+
+/* READ, ABORT TASK of it, then its answer. */
+static int cmd_abort(void)
+{
+	uint64_t tag;
+	int ret;
+
+	ret = start_reads(&tag, 1);
+	usleep(200000);	/* let the target receive the READ first */
+	if (!ret)
+		ret = tmf_request(RBD_TMF_ABORT_TASK, tag);
+	if (!ret)
+		ret = collect("abort", 1);
+	return ret;
+}
+
+/* @n READs, LUN RESET, then their answers. */
+static int cmd_reset(uint32_t n)
+{
+	uint64_t tags[MAX_DEPTH];
+	int ret;
+
+	if (n < 1 || n > g.q[1].depth || n > MAX_DEPTH) {
+		printf("reset: 1 to %u commands\n", g.q[1].depth);
+		return EX_USAGE;
+	}
+	ret = start_reads(tags, n);
+	usleep(200000);
+	if (!ret)
+		ret = tmf_request(RBD_TMF_LUN_RESET, 0);
+	if (!ret)
+		ret = collect("reset", n);
+	return ret;
 }
 
 static int cmd_logout(void)
@@ -1438,7 +1540,7 @@ static void usage(void)
 		"                  [-Q NQUEUES] [-d DEPTH] [-v] COMMAND...\n"
 		"commands: login inquiry readcap write LBA FILE [MODE]\n"
 		"          read LBA NBLK FILE [MODE] verify LBA NBLK io SECONDS\n"
-		"          nop tmf FUNCTION logout hostile\n");
+		"          nop tmf FUNCTION abort reset N logout hostile\n");
 	exit(EX_USAGE);
 }
 
@@ -1544,6 +1646,11 @@ int main(int argc, char **argv)
 			i++;
 		} else if (!strcmp(c, "nop")) {
 			ret = cmd_nop();
+		} else if (!strcmp(c, "abort")) {
+			ret = cmd_abort();
+		} else if (!strcmp(c, "reset") && i + 1 < argc) {
+			ret = cmd_reset(atoi(argv[i + 1]));
+			i++;
 		} else if (!strcmp(c, "tmf") && i + 1 < argc) {
 			ret = cmd_tmf(atoi(argv[i + 1]));
 			i++;

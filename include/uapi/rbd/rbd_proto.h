@@ -735,4 +735,28 @@ static inline const char *rbd_opcode_str(__u8 opcode)
 	}
 }
 
+/**
+ * rbd_tmf_rsp_str() - name of a task management response, for messages
+ * @response: &enum rbd_tmf_response.
+ *
+ * Return: a constant string; "unknown response" for undefined values.
+ */
+static inline const char *rbd_tmf_rsp_str(__u8 response)
+{
+	switch (response) {
+	case RBD_TMF_RSP_COMPLETE:
+		return "function complete";
+	case RBD_TMF_RSP_NO_TASK:
+		return "no such task";
+	case RBD_TMF_RSP_NO_LUN:
+		return "no such LUN";
+	case RBD_TMF_RSP_NOT_SUPPORTED:
+		return "function not supported";
+	case RBD_TMF_RSP_REJECTED:
+		return "function rejected";
+	default:
+		return "unknown response";
+	}
+}
+
 #endif /* _UAPI_RBD_PROTO_H */

@@ -134,6 +134,69 @@ static void test_initiatorname(void **state)
 			 -ENOENT);
 }
 
+static void test_stat_line(void **state)
+{
+	char name[16], str[16];
+	unsigned long long v = 0;
+
+	(void)state;
+	assert_int_equal(parse_stat_line("reads 42\n", name, sizeof(name), &v, str, sizeof(str)), 1);
+	assert_string_equal(name, "reads");
+	assert_int_equal(v, 42);
+	assert_int_equal(parse_stat_line("write_zeroes 18446744073709551615", name, sizeof(name),
+					 &v, str, sizeof(str)), 1);
+	assert_true(v == 18446744073709551615ULL);
+	assert_int_equal(parse_stat_line("state live\n", name, sizeof(name), &v, str, sizeof(str)), 0);
+	assert_string_equal(name, "state");
+	assert_string_equal(str, "live");
+	/* Not counters: a number that overflows or has a tail is a string. */
+	assert_int_equal(parse_stat_line("x 12ab", name, sizeof(name), &v, str, sizeof(str)), 0);
+	assert_int_not_equal(parse_stat_line("x 18446744073709551616", name, sizeof(name), &v, str,
+					     sizeof(str)), 1);
+	/* Malformed. */
+	assert_int_equal(parse_stat_line("", name, sizeof(name), &v, str, sizeof(str)), -1);
+	assert_int_equal(parse_stat_line("reads", name, sizeof(name), &v, str, sizeof(str)), -1);
+	assert_int_equal(parse_stat_line(" 5", name, sizeof(name), &v, str, sizeof(str)), -1);
+	assert_int_equal(parse_stat_line("reads \n", name, sizeof(name), &v, str, sizeof(str)), -1);
+	assert_int_equal(parse_stat_line("Reads 5", name, sizeof(name), &v, str, sizeof(str)), -1);
+	assert_int_equal(parse_stat_line("a b c", name, sizeof(name), &v, str, sizeof(str)), -1);
+	assert_int_equal(parse_stat_line("a 1\nb 2", name, sizeof(name), &v, str, sizeof(str)), -1);
+	assert_int_equal(parse_stat_line("averyveryverylongname 1", name, sizeof(name), &v, str,
+					 sizeof(str)), -1);
+	assert_int_equal(parse_stat_line("s averyveryverylongvalue", name, sizeof(name), &v, str,
+					 sizeof(str)), -1);
+}
+
+static void test_block_stat(void **state)
+{
+	unsigned long long v[BLOCK_STAT_FIELDS];
+
+	(void)state;
+	assert_int_equal(parse_block_stat("     120        0     2048       10       30        1"
+					  "     4096       20        0       40       30        0"
+					  "        0        0        0        2        1\n",
+					  v, BLOCK_STAT_FIELDS), 17);
+	assert_int_equal(v[0], 120);
+	assert_int_equal(v[2], 2048);
+	assert_int_equal(v[4], 30);
+	assert_int_equal(v[6], 4096);
+	assert_int_equal(v[15], 2);
+	assert_int_equal(v[16], 1);
+	/* 11 fields (kernels before 4.18). */
+	assert_int_equal(parse_block_stat("1 2 3 4 5 6 7 8 9 10 11", v, BLOCK_STAT_FIELDS), 11);
+	assert_int_equal(v[10], 11);
+	assert_int_equal(parse_block_stat("1 2 3 4 5 6 7 8 9 10", v, BLOCK_STAT_FIELDS), -1);
+	assert_int_equal(parse_block_stat("", v, BLOCK_STAT_FIELDS), -1);
+	assert_int_equal(parse_block_stat("1 2 3 4 5 6 7 8 9 10 x", v, BLOCK_STAT_FIELDS), -1);
+	assert_int_equal(parse_block_stat("1 2 3 4 5 6 7 8 9 10 -11", v, BLOCK_STAT_FIELDS), -1);
+	assert_int_equal(parse_block_stat("1 2 3 4 5 6 7 8 9 10 11x", v, BLOCK_STAT_FIELDS), -1);
+	assert_int_equal(parse_block_stat("1 2 3 4 5 6 7 8 9 10 11\n12", v, BLOCK_STAT_FIELDS), -1);
+	assert_int_equal(parse_block_stat("1 2 3 4 5 6 7 8 9 10 11 99999999999999999999999", v,
+					  BLOCK_STAT_FIELDS), -1);
+	/* More fields than the caller has room for. */
+	assert_int_equal(parse_block_stat("1 2 3 4 5 6 7 8 9 10 11 12", v, 11), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -141,6 +204,8 @@ int main(void)
 		cmocka_unit_test(test_portal_small_buffer),
 		cmocka_unit_test(test_size),
 		cmocka_unit_test(test_initiatorname),
+		cmocka_unit_test(test_stat_line),
+		cmocka_unit_test(test_block_stat),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -639,7 +639,7 @@ fail:
 }
 
 /* Resolve DEVICE (/dev/rbdiN or rbdiN) or SESSION to a session name. */
-static int resolve_session(const char *what, char *name, size_t len)
+int resolve_session(const char *what, char *name, size_t len)
 {
 	char dir[PATH_MAX], dev[64];
 	const char *want = what;

@@ -37,6 +37,15 @@ int cmd_geniname(int argc, char **argv);
 int cmd_restore(int argc, char **argv);
 void usage_restore(void);
 void usage_geniname(void);
+int cmd_stats(int argc, char **argv);
+void usage_stats(void);
+int resolve_session(const char *what, char *name, size_t len);
+
+/* Helpers of stats.c, also unit-tested. */
+#define BLOCK_STAT_FIELDS	17
+int parse_stat_line(const char *line, char *name, size_t nlen,
+		    unsigned long long *val, char *str, size_t slen);
+int parse_block_stat(const char *s, unsigned long long *v, int max);
 
 /* Helpers of login.c, also unit-tested. */
 int parse_portal(const char *s, char *addr, size_t len, unsigned int *port);

@@ -1577,11 +1577,162 @@ static void test_nop_logout(void **state)
 	assert_int_equal(chk_req(&lo, len, &lim_q0), RBD_CHECK_BAD_VERSION);
 }
 
+static size_t build_discover_req(struct rbd_discover_req *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->hdr.opcode = RBD_OP_DISCOVER;
+	r->hdr.version = RBD_PROTO_VERSION;
+	r->hdr.length = le32(sizeof(*r));
+	r->hdr.tag = le64(CTRL_TAG);
+	r->start_lun = le64(2);
+	strcpy(r->initiator_name, "iqn.2026-12.org.example:host1");
+	return sizeof(*r);
+}
+
+static size_t build_discover_rsp(struct rbd_discover_rsp *r,
+				 const struct rbd_discover_req *req)
+{
+	memset(r, 0, sizeof(*r));
+	r->hdr.opcode = RBD_OP_DISCOVER_RSP;
+	r->hdr.version = RBD_PROTO_VERSION;
+	r->hdr.length = le32(sizeof(*r));
+	r->hdr.tag = req->hdr.tag;
+	r->tpgt = le16(1);
+	r->nr_luns = le16(3);
+	r->index = req->index;
+	r->nr_entries = le32(2);
+	strcpy(r->target_name, "iqn.2026-12.org.example:disk1");
+	r->luns[0] = le64(2);
+	r->luns[1] = le64(5);
+	r->luns[2] = le64(1ULL << 40);
+	return sizeof(*r);
+}
+
+static void test_discover(void **state)
+{
+	struct rbd_discover_req req, q;
+	struct rbd_discover_rsp rsp;
+	size_t len, rlen;
+	uint16_t i;
+
+	(void)state;
+	len = build_discover_req(&req);
+	assert_int_equal(chk_req(&req, len, &lim_q0), RBD_CHECK_OK);
+	assert_int_equal(chk_req(&req, len, &lim_io), RBD_CHECK_BAD_OPCODE);
+	assert_int_equal(chk_req(&req, len - 8, &lim_q0), RBD_CHECK_SHORT);
+	q = req;
+	q.reserved = le32(1);
+	assert_int_equal(chk_req(&q, len, &lim_q0), RBD_CHECK_RESERVED);
+	q = req;
+	q.initiator_name[0] = 0;
+	assert_int_equal(chk_req(&q, len, &lim_q0), RBD_CHECK_BAD_NAME);
+	q = req;
+	q.initiator_name[RBD_NAME_LEN - 1] = 'x';
+	assert_int_equal(chk_req(&q, len, &lim_q0), RBD_CHECK_BAD_NAME);
+	q = req;
+	q.hdr.length = le32(sizeof(q) + 8);
+	assert_int_equal(chk_req(&q, len, &lim_q0), RBD_CHECK_BAD_LENGTH);
+	q = req;
+	q.hdr.tag = le64(rbd_tag(0, 0, RBD_CTRL_SLOTS));
+	assert_int_equal(chk_req(&q, len, &lim_q0), RBD_CHECK_BAD_TAG);
+	q = req;
+	q.hdr.flags = le16(1);
+	assert_int_equal(chk_req(&q, len, &lim_q0), RBD_CHECK_BAD_FLAGS);
+
+	rlen = build_discover_rsp(&rsp, &req);
+	assert_int_equal(rbd_check_discover_rsp(&rsp, rlen, &req), RBD_CHECK_OK);
+	assert_int_equal(rbd_check_discover_rsp(&rsp, rlen, NULL), RBD_CHECK_OK);
+	assert_int_equal(rbd_check_discover_rsp(&rsp, rlen - 1, &req),
+			 RBD_CHECK_SHORT);
+	rsp.flags = le16(RBD_DISCOVER_MORE_LUNS);
+	assert_int_equal(rbd_check_discover_rsp(&rsp, rlen, &req), RBD_CHECK_OK);
+	rsp.flags = le16(2);
+	assert_int_equal(rbd_check_discover_rsp(&rsp, rlen, &req),
+			 RBD_CHECK_BAD_FLAGS);
+	/* LUNs: ascending, at or above start_lun, the rest zero. */
+	build_discover_rsp(&rsp, &req);
+	rsp.luns[1] = le64(2);
+	assert_int_equal(rbd_check_discover_rsp(&rsp, rlen, &req),
+			 RBD_CHECK_BAD_FIELD);
+	build_discover_rsp(&rsp, &req);
+	rsp.luns[0] = le64(1);
+	assert_int_equal(rbd_check_discover_rsp(&rsp, rlen, &req),
+			 RBD_CHECK_BAD_FIELD);
+	assert_int_equal(rbd_check_discover_rsp(&rsp, rlen, NULL), RBD_CHECK_OK);
+	build_discover_rsp(&rsp, &req);
+	rsp.luns[3] = le64(9);
+	assert_int_equal(rbd_check_discover_rsp(&rsp, rlen, &req),
+			 RBD_CHECK_RESERVED);
+	build_discover_rsp(&rsp, &req);
+	rsp.nr_luns = 0;
+	assert_int_equal(rbd_check_discover_rsp(&rsp, rlen, &req),
+			 RBD_CHECK_BAD_FIELD);
+	rsp.nr_luns = le16(RBD_DISCOVER_MAX_LUNS + 1);
+	assert_int_equal(rbd_check_discover_rsp(&rsp, rlen, &req),
+			 RBD_CHECK_BAD_FIELD);
+	/* A full response. */
+	rsp.nr_luns = le16(RBD_DISCOVER_MAX_LUNS);
+	for (i = 0; i < RBD_DISCOVER_MAX_LUNS; i++)
+		rsp.luns[i] = le64(2 + 3 * i);
+	assert_int_equal(rbd_check_discover_rsp(&rsp, rlen, &req), RBD_CHECK_OK);
+	/* Index, tag, name. */
+	build_discover_rsp(&rsp, &req);
+	rsp.index = le32(2);
+	assert_int_equal(rbd_check_discover_rsp(&rsp, rlen, NULL),
+			 RBD_CHECK_BAD_FIELD);
+	build_discover_rsp(&rsp, &req);
+	rsp.index = le32(1);
+	assert_int_equal(rbd_check_discover_rsp(&rsp, rlen, NULL), RBD_CHECK_OK);
+	assert_int_equal(rbd_check_discover_rsp(&rsp, rlen, &req),
+			 RBD_CHECK_BAD_FIELD);
+	build_discover_rsp(&rsp, &req);
+	rsp.hdr.tag = le64(rbd_tag(0, 1, 0));
+	assert_int_equal(rbd_check_discover_rsp(&rsp, rlen, &req),
+			 RBD_CHECK_BAD_TAG);
+	build_discover_rsp(&rsp, &req);
+	rsp.target_name[3] = ' ';
+	assert_int_equal(rbd_check_discover_rsp(&rsp, rlen, &req),
+			 RBD_CHECK_BAD_NAME);
+	build_discover_rsp(&rsp, &req);
+	rsp.hdr.opcode = RBD_OP_LOGIN_RSP;
+	assert_int_equal(rbd_check_discover_rsp(&rsp, rlen, &req),
+			 RBD_CHECK_BAD_OPCODE);
+
+	/* Failures: the status and nr_entries only. */
+	memset(&rsp, 0, sizeof(rsp));
+	rsp.hdr.opcode = RBD_OP_DISCOVER_RSP;
+	rsp.hdr.version = RBD_PROTO_VERSION;
+	rsp.hdr.length = le32(sizeof(rsp));
+	rsp.hdr.tag = req.hdr.tag;
+	rsp.status = le16(RBD_REJ_ACL_DENIED);
+	assert_int_equal(rbd_check_discover_rsp(&rsp, rlen, &req), RBD_CHECK_OK);
+	rsp.nr_entries = le32(1);
+	assert_int_equal(rbd_check_discover_rsp(&rsp, rlen, &req),
+			 RBD_CHECK_BAD_FIELD);
+	rsp.status = le16(RBD_REJ_BAD_REQUEST);
+	assert_int_equal(rbd_check_discover_rsp(&rsp, rlen, &req), RBD_CHECK_OK);
+	rsp.luns[31] = le64(1);
+	assert_int_equal(rbd_check_discover_rsp(&rsp, rlen, &req),
+			 RBD_CHECK_RESERVED);
+	rsp.luns[31] = 0;
+	rsp.target_name[0] = 'x';
+	assert_int_equal(rbd_check_discover_rsp(&rsp, rlen, &req),
+			 RBD_CHECK_RESERVED);
+	rsp.target_name[0] = 0;
+	rsp.status = le16(RBD_REJ_NR);
+	assert_int_equal(rbd_check_discover_rsp(&rsp, rlen, &req),
+			 RBD_CHECK_BAD_FIELD);
+	assert_string_equal(rbd_opcode_str(RBD_OP_DISCOVER), "DISCOVER");
+	assert_string_equal(rbd_opcode_str(RBD_OP_DISCOVER_RSP), "DISCOVER_RSP");
+}
+
 static void test_dispatch(void **state)
 {
 	static const uint8_t bad_req[] = {
-		0x00, 0x06, 0x7f, 0x80, RBD_OP_SCSI_RSP, RBD_OP_LOGIN_RSP, 0xff,
+		0x00, 0x07, 0x7f, 0x80, RBD_OP_SCSI_RSP, RBD_OP_LOGIN_RSP,
+		RBD_OP_DISCOVER_RSP, 0xff,
 	};
+	/* The kernel initiator never sends DISCOVER: no DISCOVER_RSP either. */
 	static const uint8_t bad_rsp[] = {
 		0x00, RBD_OP_SCSI_CMD, RBD_OP_LOGIN, RBD_OP_NOP, 0x86, 0xff,
 	};
@@ -1901,6 +2052,7 @@ int main(void)
 		cmocka_unit_test(test_login_rsp),
 		cmocka_unit_test(test_tmf),
 		cmocka_unit_test(test_nop_logout),
+		cmocka_unit_test(test_discover),
 		cmocka_unit_test(test_dispatch),
 		cmocka_unit_test(test_hostile_truncation),
 		cmocka_unit_test(test_hostile_mutation),

@@ -36,6 +36,8 @@ static void test_sizes(void **state)
 	assert_size(rbd_tmf_rsp, 24);
 	assert_size(rbd_nop, 24);
 	assert_size(rbd_logout, 24);
+	assert_size(rbd_discover_req, 256);
+	assert_size(rbd_discover_rsp, 512);
 }
 
 /*
@@ -51,7 +53,8 @@ static void test_sizes_aligned(void **state)
 		sizeof(struct rbd_desc), sizeof(struct rbd_cmd),
 		sizeof(struct rbd_rsp), sizeof(struct rbd_tmf_req),
 		sizeof(struct rbd_tmf_rsp), sizeof(struct rbd_nop),
-		sizeof(struct rbd_logout),
+		sizeof(struct rbd_logout), sizeof(struct rbd_discover_req),
+		sizeof(struct rbd_discover_rsp),
 	};
 	size_t i;
 
@@ -79,6 +82,8 @@ static void test_pdata_budgets(void **state)
 	assert_true(sizeof(struct rbd_tmf_rsp) <= RBD_CTRL_CAPSULE_MAX);
 	assert_true(sizeof(struct rbd_nop) <= RBD_CTRL_CAPSULE_MAX);
 	assert_true(sizeof(struct rbd_logout) <= RBD_CTRL_CAPSULE_MAX);
+	assert_true(sizeof(struct rbd_discover_req) <= RBD_CTRL_CAPSULE_MAX);
+	assert_true(sizeof(struct rbd_discover_rsp) <= RBD_CTRL_CAPSULE_MAX);
 }
 
 static void test_offsets_cm(void **state)
@@ -194,6 +199,22 @@ static void test_offsets_ctrl(void **state)
 
 	assert_off(rbd_logout, hdr, 0);
 	assert_off(rbd_logout, reserved, 16);
+
+	assert_off(rbd_discover_req, hdr, 0);
+	assert_off(rbd_discover_req, index, 16);
+	assert_off(rbd_discover_req, reserved, 20);
+	assert_off(rbd_discover_req, start_lun, 24);
+	assert_off(rbd_discover_req, initiator_name, 32);
+
+	assert_off(rbd_discover_rsp, hdr, 0);
+	assert_off(rbd_discover_rsp, status, 16);
+	assert_off(rbd_discover_rsp, tpgt, 18);
+	assert_off(rbd_discover_rsp, nr_luns, 20);
+	assert_off(rbd_discover_rsp, flags, 22);
+	assert_off(rbd_discover_rsp, index, 24);
+	assert_off(rbd_discover_rsp, nr_entries, 28);
+	assert_off(rbd_discover_rsp, target_name, 32);
+	assert_off(rbd_discover_rsp, luns, 256);
 }
 
 static void test_constants(void **state)

@@ -130,12 +130,14 @@
  * @RBD_OP_NOP: keep-alive request, any queue.
  * @RBD_OP_SCSI_CMD: SCSI command, I/O queues only.
  * @RBD_OP_TMF: task management request, queue 0 only.
+ * @RBD_OP_DISCOVER: discovery request, queue 0 only, before LOGIN.
  * @RBD_OP_RSP_BIT: set in the opcode of every target-to-initiator capsule.
  * @RBD_OP_LOGIN_RSP: answer to @RBD_OP_LOGIN.
  * @RBD_OP_LOGOUT_RSP: answer to @RBD_OP_LOGOUT.
  * @RBD_OP_NOP_RSP: answer to @RBD_OP_NOP.
  * @RBD_OP_SCSI_RSP: answer to @RBD_OP_SCSI_CMD.
  * @RBD_OP_TMF_RSP: answer to @RBD_OP_TMF.
+ * @RBD_OP_DISCOVER_RSP: answer to @RBD_OP_DISCOVER.
  */
 enum rbd_opcode {
 	RBD_OP_LOGIN		= 0x01,
@@ -143,6 +145,7 @@ enum rbd_opcode {
 	RBD_OP_NOP		= 0x03,
 	RBD_OP_SCSI_CMD		= 0x04,
 	RBD_OP_TMF		= 0x05,
+	RBD_OP_DISCOVER		= 0x06,
 
 	RBD_OP_RSP_BIT		= 0x80,
 	RBD_OP_LOGIN_RSP	= 0x81,
@@ -150,6 +153,7 @@ enum rbd_opcode {
 	RBD_OP_NOP_RSP		= 0x83,
 	RBD_OP_SCSI_RSP		= 0x84,
 	RBD_OP_TMF_RSP		= 0x85,
+	RBD_OP_DISCOVER_RSP	= 0x86,
 };
 
 /**
@@ -584,6 +588,78 @@ struct rbd_logout {
 
 RBD_STATIC_ASSERT(logout_size, sizeof(struct rbd_logout) == 24);
 
+/* LUN numbers in one DISCOVER response, at most. */
+#define RBD_DISCOVER_MAX_LUNS		32
+
+/**
+ * enum rbd_discover_flags - flags of &rbd_discover_rsp.flags
+ * @RBD_DISCOVER_MORE_LUNS: the entry has more LUNs than this response
+ *	lists; ask again for the same index with &rbd_discover_req.start_lun
+ *	one above the last LUN listed.
+ */
+enum rbd_discover_flags {
+	RBD_DISCOVER_MORE_LUNS	= 1 << 0,
+};
+
+/**
+ * struct rbd_discover_req - DISCOVER request, queue 0 only, before LOGIN
+ * @hdr: common header, opcode %RBD_OP_DISCOVER, length 256, a control
+ *	slot tag.
+ * @index: the entry asked for, 0 to &rbd_discover_rsp.nr_entries - 1.
+ * @reserved: must be zero.
+ * @start_lun: list the entry's LUNs from this number up (0 at first).
+ * @initiator_name: the initiator name whose ACLs decide what is listed;
+ *	the rules of &rbd_login_req.initiator_name.
+ */
+struct rbd_discover_req {
+	struct rbd_hdr	hdr;
+	__le32	index;
+	__le32	reserved;
+	__le64	start_lun;
+	char	initiator_name[RBD_NAME_LEN];
+};
+
+RBD_STATIC_ASSERT(discover_req_size, sizeof(struct rbd_discover_req) == 256);
+RBD_STATIC_ASSERT(discover_req_in_ctrl_capsule,
+		  sizeof(struct rbd_discover_req) <= RBD_CTRL_CAPSULE_MAX);
+
+/**
+ * struct rbd_discover_rsp - DISCOVER response: one entry, a target portal
+ *	group behind the portal and the LUNs the initiator may log in to
+ * @hdr: common header, opcode %RBD_OP_DISCOVER_RSP, length 512, the tag of
+ *	the request.
+ * @status: %RBD_REJ_NONE; %RBD_REJ_ACL_DENIED when the initiator may use
+ *	no LUN at this portal (@nr_entries is 0); %RBD_REJ_BAD_REQUEST for a
+ *	malformed request or an @index not below @nr_entries;
+ *	%RBD_REJ_NO_RESOURCES. All other fields after @hdr but @nr_entries
+ *	are then zero.
+ * @tpgt: the target portal group tag (tpgt_N) of the entry.
+ * @nr_luns: number of valid @luns, 1..%RBD_DISCOVER_MAX_LUNS on success.
+ * @flags: &enum rbd_discover_flags.
+ * @index: the index asked for.
+ * @nr_entries: number of entries: enabled target portal groups with a
+ *	portal on this address in which the initiator may use at least one
+ *	LUN.
+ * @target_name: the target's name, as &rbd_login_req.target_name takes it.
+ * @luns: LUN numbers as &rbd_login_req.lun takes them, strictly
+ *	ascending, all at or above the request's start_lun; the rest zero.
+ */
+struct rbd_discover_rsp {
+	struct rbd_hdr	hdr;
+	__le16	status;
+	__le16	tpgt;
+	__le16	nr_luns;
+	__le16	flags;
+	__le32	index;
+	__le32	nr_entries;
+	char	target_name[RBD_NAME_LEN];
+	__le64	luns[RBD_DISCOVER_MAX_LUNS];
+};
+
+RBD_STATIC_ASSERT(discover_rsp_size, sizeof(struct rbd_discover_rsp) == 512);
+RBD_STATIC_ASSERT(discover_rsp_in_ctrl_capsule,
+		  sizeof(struct rbd_discover_rsp) <= RBD_CTRL_CAPSULE_MAX);
+
 /**
  * rbd_tag() - build a request tag
  * @qid: queue the request is sent on.
@@ -720,6 +796,8 @@ static inline const char *rbd_opcode_str(__u8 opcode)
 		return "SCSI_CMD";
 	case RBD_OP_TMF:
 		return "TMF";
+	case RBD_OP_DISCOVER:
+		return "DISCOVER";
 	case RBD_OP_LOGIN_RSP:
 		return "LOGIN_RSP";
 	case RBD_OP_LOGOUT_RSP:
@@ -730,6 +808,8 @@ static inline const char *rbd_opcode_str(__u8 opcode)
 		return "SCSI_RSP";
 	case RBD_OP_TMF_RSP:
 		return "TMF_RSP";
+	case RBD_OP_DISCOVER_RSP:
+		return "DISCOVER_RSP";
 	default:
 		return "UNKNOWN";
 	}

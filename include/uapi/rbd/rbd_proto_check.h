@@ -899,6 +899,95 @@ static inline enum rbd_check rbd_check_logout(const void *buf, size_t len,
 	return RBD_CHECK_OK;
 }
 
+/**
+ * rbd_check_discover_req() - validate a DISCOVER request (target side)
+ * @buf: received capsule, 8-byte aligned.
+ * @len: byte count of the receive completion.
+ *
+ * Return: %RBD_CHECK_OK or the first problem found.
+ */
+static inline enum rbd_check rbd_check_discover_req(const void *buf,
+						    size_t len)
+{
+	const struct rbd_discover_req *req =
+		(const struct rbd_discover_req *)buf;
+	enum rbd_check c;
+
+	c = rbd_check_ctrl(buf, len, sizeof(*req), RBD_OP_DISCOVER, 0);
+	if (c)
+		return c;
+	if (req->reserved)
+		return RBD_CHECK_RESERVED;
+	if (!rbd_check_name(req->initiator_name))
+		return RBD_CHECK_BAD_NAME;
+	return RBD_CHECK_OK;
+}
+
+/**
+ * rbd_check_discover_rsp() - validate a DISCOVER response (initiator side)
+ * @buf: received capsule, 8-byte aligned.
+ * @len: byte count of the receive completion.
+ * @req: the request that was sent, or NULL to skip the comparison of
+ *	index, tag and LUN range against it.
+ *
+ * A well-formed response with a non-zero status returns %RBD_CHECK_OK;
+ * the caller then reports rbd_reject_str() of the status.
+ *
+ * Return: %RBD_CHECK_OK or the first problem found.
+ */
+static inline enum rbd_check
+rbd_check_discover_rsp(const void *buf, size_t len,
+		       const struct rbd_discover_req *req)
+{
+	const struct rbd_discover_rsp *rsp =
+		(const struct rbd_discover_rsp *)buf;
+	__u16 nr, status, flags, i;
+	__u64 prev = 0, lun;
+	enum rbd_check c;
+
+	c = rbd_check_ctrl(buf, len, sizeof(*rsp), RBD_OP_DISCOVER_RSP, 0);
+	if (c)
+		return c;
+	if (req && rsp->hdr.tag != req->hdr.tag)
+		return RBD_CHECK_BAD_TAG;
+	status = rbd_le16(rsp->status);
+	nr = rbd_le16(rsp->nr_luns);
+	flags = rbd_le16(rsp->flags);
+	if (status >= RBD_REJ_NR)
+		return RBD_CHECK_BAD_FIELD;
+	if (status) {
+		if (rsp->tpgt || rsp->nr_luns || rsp->flags || rsp->index ||
+		    !rbd_check_zero(rsp->target_name,
+				    sizeof(rsp->target_name)) ||
+		    !rbd_check_zero(rsp->luns, sizeof(rsp->luns)))
+			return RBD_CHECK_RESERVED;
+		if (status == RBD_REJ_ACL_DENIED && rsp->nr_entries)
+			return RBD_CHECK_BAD_FIELD;
+		return RBD_CHECK_OK;
+	}
+	if (flags & ~(__u16)RBD_DISCOVER_MORE_LUNS)
+		return RBD_CHECK_BAD_FLAGS;
+	if (nr < 1 || nr > RBD_DISCOVER_MAX_LUNS)
+		return RBD_CHECK_BAD_FIELD;
+	if (rbd_le32(rsp->index) >= rbd_le32(rsp->nr_entries))
+		return RBD_CHECK_BAD_FIELD;
+	if (req && rsp->index != req->index)
+		return RBD_CHECK_BAD_FIELD;
+	if (!rbd_check_name(rsp->target_name))
+		return RBD_CHECK_BAD_NAME;
+	for (i = 0; i < nr; i++) {
+		lun = rbd_le64(rsp->luns[i]);
+		if ((i && lun <= prev) ||
+		    (req && lun < rbd_le64(req->start_lun)))
+			return RBD_CHECK_BAD_FIELD;
+		prev = lun;
+	}
+	if (!rbd_check_zero(&rsp->luns[nr],
+			    (RBD_DISCOVER_MAX_LUNS - nr) * sizeof(rsp->luns[0])))
+		return RBD_CHECK_RESERVED;
+	return RBD_CHECK_OK;
+}
+
 /*
  * Common prefix of the dispatchers: enough bytes for a header and the
  * right version, so that the opcode can be trusted for dispatch.
@@ -920,8 +1009,8 @@ static inline enum rbd_check rbd_check_hdr(const void *buf, size_t len)
  * @len: byte count of the receive completion.
  * @lim: limits of the queue it arrived on.
  *
- * Queue 0 accepts LOGIN, LOGOUT, TMF and NOP; I/O queues accept SCSI_CMD
- * and NOP. Anything else is %RBD_CHECK_BAD_OPCODE. Ordering rules (LOGIN
+ * Queue 0 accepts LOGIN, LOGOUT, TMF, NOP and DISCOVER; I/O queues accept
+ * SCSI_CMD and NOP. Anything else is %RBD_CHECK_BAD_OPCODE. Ordering rules (LOGIN
  * first and only once) are session state and checked by the caller.
  *
  * Return: %RBD_CHECK_OK or the first problem found.
@@ -955,6 +1044,10 @@ rbd_check_request(const void *buf, size_t len,
 		if (lim->qid)
 			break;
 		return rbd_check_tmf_req(buf, len);
+	case RBD_OP_DISCOVER:
+		if (lim->qid)
+			break;
+		return rbd_check_discover_req(buf, len);
 	default:
 		break;
 	}

@@ -516,6 +516,9 @@ struct rbdt_tpg *rbdt_listener_find_tpg(const struct sockaddr_storage *addr,
 					const char *target_name);
 void rbdt_listener_addr(struct rdma_cm_id *cm_id,
 			struct sockaddr_storage *addr);
+void rbdt_listener_for_each_tpg(const struct sockaddr_storage *addr,
+				void (*fn)(struct rbdt_tpg *tpg, void *arg),
+				void *arg);
 void rbdt_cm_exit(void);
 
 /* rbdt_conn.c */
@@ -533,6 +536,11 @@ void rbdt_session_cmd_done(struct rbdt_session *sess);
 void rbdt_tmr_respond(struct se_cmd *se_cmd, bool aborted);
 void rbdt_tmr_free(struct se_cmd *se_cmd);
 void rbdt_conn_exit(void);
+void rbdt_ctrl_send(struct rbdt_queue *q, u32 slot, u32 len,
+		    struct rbdt_recv *r);
+
+/* rbdt_discovery.c */
+void rbdt_handle_discover(struct rbdt_queue *q, struct rbdt_recv *r, u32 len);
 
 /* rbdt_io.c */
 void rbdt_handle_cmd(struct rbdt_queue *q, struct rbdt_recv *r, u32 len);

@@ -500,6 +500,30 @@ struct rbdt_tpg *rbdt_listener_find_tpg(const struct sockaddr_storage *addr,
 }
 
 /**
+ * rbdt_listener_for_each_tpg() - visit the TPGs behind a listener
+ * @addr: Address of the listener the connection came in on.
+ * @fn: Called for each TPG with a portal on @addr, in portal order.
+ * @arg: Passed to @fn.
+ *
+ * Context: rbdt_listeners_lock() held, which keeps the TPGs alive.
+ */
+void rbdt_listener_for_each_tpg(const struct sockaddr_storage *addr,
+				void (*fn)(struct rbdt_tpg *tpg, void *arg),
+				void *arg)
+{
+	struct rbdt_listener *l;
+	struct rbdt_np *np;
+
+	lockdep_assert_held(&rbdt_listeners_mutex);
+	list_for_each_entry(l, &rbdt_listeners, entry) {
+		if (!rbdt_addr_equal(&l->addr, addr))
+			continue;
+		list_for_each_entry(np, &l->np_list, listener_entry)
+			fn(np->tpg, arg);
+	}
+}
+
+/**
  * rbdt_listener_addr() - address of the listener of a new connection
  * @cm_id: The new id of a CONNECT_REQUEST; its context is the listener.
  * @addr: Filled in with the listener's address.

@@ -220,8 +220,8 @@ static void rbdt_ctrl_send_done(struct ib_cq *cq, struct ib_wc *wc)
  * Send the response in @q->ctrl[@slot] (@len bytes, already built); the
  * receive buffer @r is reposted first.
  */
-static void rbdt_ctrl_send(struct rbdt_queue *q, u32 slot, u32 len,
-			   struct rbdt_recv *r)
+void rbdt_ctrl_send(struct rbdt_queue *q, u32 slot, u32 len,
+		    struct rbdt_recv *r)
 {
 	struct rbdt_ctrl *ctrl = &q->ctrl[slot];
 	struct ib_send_wr wr = {};
@@ -771,6 +771,14 @@ static void rbdt_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 
 	c = rbd_check_request(r->buf, len, &q->lim);
 	if (q->qid == 0 && !q->logged_in) {
+		/* DISCOVER requests may come first (rbdt_discovery.c). */
+		if (len >= sizeof(*hdr) && hdr->opcode == RBD_OP_DISCOVER) {
+			if (rbd_check_cmd_fatal(c) ||
+			    !rbdt_ctrl_claim(q, rbd_tag_slot(le64_to_cpu(hdr->tag))))
+				goto out_violation;
+			rbdt_handle_discover(q, r, len);
+			return;
+		}
 		/* The first capsule must be the LOGIN. */
 		if (len < sizeof(*hdr) || hdr->opcode != RBD_OP_LOGIN ||
 		    rbd_check_cmd_fatal(c))

@@ -148,6 +148,7 @@ struct rbdi_stats {
 	atomic64_t local_invs;
 	atomic64_t errors;
 	atomic64_t retries;
+	atomic64_t aborts;
 	atomic64_t conn_losses;
 	atomic64_t reconnects;
 };
@@ -241,11 +242,14 @@ struct rbdi_lun_info {
  * @ctrl_opcode: Response opcode awaited on control slot 0, 0 for none.
  *	Written under @ctrl_lock.
  * @ctrl_result: Outcome for the waiter on @ctrl_done.
- * @ctrl_lock: Protects @ctrl_opcode, @ctrl_result and the NOP state.
+ * @ctrl_lock: Protects @ctrl_opcode, @ctrl_result, the NOP and TMF state,
+ *	and orders posts of an ABORT TASK against queue 0 going down.
  * @ka_ms: Keep-alive timeout granted at LOGIN, 0 for none.
  * @ka_work: Sends the keep-alive NOPs.
  * @nop_pending: A NOP is outstanding since @nop_sent (jiffies).
  * @nop_sent: When the outstanding NOP was sent.
+ * @tmf_pending: An ABORT TASK is outstanding (one at a time).
+ * @tmf_ref: The tag it aborts.
  * @err_work: Error recovery; runs on rbdi_wq.
  * @reconnect_work: Reconnect attempts; runs on rbdi_wq.
  * @loss_time: When the connection was lost (jiffies).
@@ -302,6 +306,8 @@ struct rbdi_session {
 	struct delayed_work ka_work;
 	bool nop_pending;
 	unsigned long nop_sent;
+	bool tmf_pending;
+	u64 tmf_ref;
 	struct work_struct err_work;
 	struct delayed_work reconnect_work;
 	unsigned long loss_time;
@@ -358,7 +364,8 @@ struct rbdi_ctrl_slot {
 /* Control slots used on queue 0. */
 #define RBDI_SLOT_LOGIN		0
 #define RBDI_SLOT_NOP		1
-#define RBDI_NR_USED_SLOTS	2
+#define RBDI_SLOT_TMF		2
+#define RBDI_NR_USED_SLOTS	3
 
 /**
  * struct rbdi_queue - one RDMA connection of a session
@@ -426,6 +433,7 @@ struct rbdi_queue {
  * @requeue: Cancelled by the error recovery; requeue it on completion.
  * @imm: The command is a READ asking for immediate data.
  * @retries: Retries of a busy or aborted command.
+ * @abort_sent: The command timed out once and ABORT TASK was sent.
  * @sts: Transport-level result.
  * @status: SCSI status of the response.
  * @sense_len: Valid bytes in @sense.
@@ -455,6 +463,7 @@ struct rbdi_request {
 	bool awaiting;
 	bool requeue;
 	bool imm;
+	bool abort_sent;
 	u8 retries;
 	blk_status_t sts;
 	u8 status;
@@ -509,6 +518,7 @@ void rbdi_stop_queues(struct rbdi_session *sess);
 void rbdi_free_queues(struct rbdi_session *sess, bool all);
 int rbdi_post_recv(struct rbdi_queue *q, struct rbdi_rbuf *rb);
 void rbdi_ka_work(struct work_struct *work);
+int rbdi_send_abort(struct rbdi_session *sess, u64 ref_tag);
 
 /* rbdi_blk.c */
 int rbdi_blk_add(struct rbdi_session *sess);

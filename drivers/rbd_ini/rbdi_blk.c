@@ -555,6 +555,8 @@ static blk_status_t rbdi_queue_rq(struct blk_mq_hw_ctx *hctx,
 	req->sense_len = 0;
 	req->resid = 0;
 	req->awaiting = true;
+	if (!req->retries)
+		req->abort_sent = false;
 
 	sge.addr = req->cmd_dma;
 	sge.length = len;
@@ -678,12 +680,33 @@ static void rbdi_complete_rq(struct request *rq)
 	blk_mq_end_request(rq, sts);
 }
 
+/*
+ * A command timed out. The first time, ask the target to abort it: it
+ * then answers TASK ABORTED (retried) or its result. If it times out
+ * again, or no ABORT TASK can be sent, recover the session.
+ */
 static enum blk_eh_timer_return rbdi_timeout(struct request *rq)
 {
 	struct rbdi_request *req = blk_mq_rq_to_pdu(rq);
+	struct rbdi_session *sess = req->q->sess;
+	u64 tag = le64_to_cpu(req->cmd->hdr.tag);
+	int ret;
 
-	rbdi_sess_err_rl(req->q->sess, "queue %u: tag %#llx timed out\n",
-			 req->q->qid, le64_to_cpu(req->cmd->hdr.tag));
+	if (!req->abort_sent) {
+		ret = rbdi_send_abort(sess, tag);
+		if (!ret) {
+			req->abort_sent = true;
+			rbdi_sess_err_rl(sess, "queue %u: tag %#llx timed out; sent ABORT TASK\n",
+					 req->q->qid, tag);
+			return BLK_EH_RESET_TIMER;
+		}
+		if (ret == -EBUSY)
+			/* Another abort is outstanding: wait one more period. */
+			return BLK_EH_RESET_TIMER;
+	}
+	rbdi_sess_err_rl(sess, "queue %u: tag %#llx timed out%s; recovering the session\n",
+			 req->q->qid, tag,
+			 req->abort_sent ? " after ABORT TASK" : "");
 	/*
 	 * The recovery drains the queues and then completes every started
 	 * request; until the HCA is stopped, the request must stay.
@@ -726,6 +749,7 @@ static int rbdi_init_request(struct blk_mq_tag_set *set, struct request *rq,
 	req->inv_cqe.done = rbdi_inv_done;
 	req->gen = 0;
 	req->retries = 0;
+	req->abort_sent = false;
 	req->mr = NULL;
 	req->nents = 0;
 	req->awaiting = false;
@@ -1563,6 +1587,7 @@ static int rbdi_stats_show(struct seq_file *m, void *unused)
 	seq_printf(m, "local_invs %lld\n", atomic64_read(&st->local_invs));
 	seq_printf(m, "errors %lld\n", atomic64_read(&st->errors));
 	seq_printf(m, "retries %lld\n", atomic64_read(&st->retries));
+	seq_printf(m, "aborts %lld\n", atomic64_read(&st->aborts));
 	seq_printf(m, "conn_losses %lld\n", atomic64_read(&st->conn_losses));
 	seq_printf(m, "reconnects %lld\n", atomic64_read(&st->reconnects));
 	return 0;

@@ -98,7 +98,8 @@ static void rbdi_ctrl_rsp(struct rbdi_queue *q, struct rbdi_rbuf *rb,
 	unsigned long flags;
 	enum rbd_check c;
 	bool wake = false, ok = false;
-	u64 tag;
+	u64 tag, tmf_ref = 0;
+	int tmf_rsp = -1;
 
 	c = rbd_check_response(rb->buf, wc->byte_len, &q->lim,
 			       &sess->login_req);
@@ -132,6 +133,15 @@ static void rbdi_ctrl_rsp(struct rbdi_queue *q, struct rbdi_rbuf *rb,
 		sess->nop_pending = false;
 		ok = true;
 		break;
+	case RBD_OP_TMF_RSP:
+		if (!sess->tmf_pending || rbd_tag_slot(tag) != RBDI_SLOT_TMF ||
+		    rbd_tag_gen(tag) != q->slots[RBDI_SLOT_TMF].gen)
+			break;
+		sess->tmf_pending = false;
+		tmf_ref = sess->tmf_ref;
+		tmf_rsp = ((const struct rbd_tmf_rsp *)rb->buf)->response;
+		ok = true;
+		break;
 	default:
 		break;
 	}
@@ -142,6 +152,9 @@ static void rbdi_ctrl_rsp(struct rbdi_queue *q, struct rbdi_rbuf *rb,
 				 rbd_opcode_str(hdr->opcode), tag);
 		goto fatal;
 	}
+	if (tmf_rsp >= 0)
+		rbdi_sess_err_rl(sess, "ABORT TASK of tag %#llx: %s\n", tmf_ref,
+				 rbd_tmf_rsp_str(tmf_rsp));
 	if (rbdi_post_recv(q, rb)) {
 		rbdi_sess_err_rl(sess, "queue 0: cannot repost a receive\n");
 		rbdi_queue_lost(q);
@@ -581,7 +594,10 @@ static void rbdi_queue_free(struct rbdi_queue *q)
 /* Stop posting on @q, disconnect it and wait for all its completions. */
 static void rbdi_queue_stop(struct rbdi_queue *q)
 {
+	/* Under ctrl_lock: rbdi_send_abort() tests LIVE and posts under it. */
+	spin_lock_irq(&q->sess->ctrl_lock);
 	clear_bit(RBDI_Q_LIVE, &q->flags);
+	spin_unlock_irq(&q->sess->ctrl_lock);
 	if (!q->qp || test_and_set_bit(RBDI_Q_DRAINED, &q->flags))
 		return;
 	rdma_disconnect(q->cm_id);
@@ -736,6 +752,54 @@ void rbdi_ka_work(struct work_struct *work)
 			   msecs_to_jiffies(sess->ka_ms / 2));
 }
 
+/**
+ * rbdi_send_abort() - ask the target to abort a command
+ * @sess: The session.
+ * @ref_tag: Tag of the command.
+ *
+ * One ABORT TASK is outstanding at a time; its TMF_RSP is only logged,
+ * since the command itself is answered (TASK ABORTED, or its result).
+ *
+ * Context: Any; does not sleep.
+ * Return: 0 if sent, -EBUSY if another is outstanding, -ENOTCONN if
+ * queue 0 is down, or the error of the post.
+ */
+int rbdi_send_abort(struct rbdi_session *sess, u64 ref_tag)
+{
+	struct rbdi_queue *q0 = &sess->queues[0];
+	struct rbdi_ctrl_slot *s = &q0->slots[RBDI_SLOT_TMF];
+	struct rbd_tmf_req *tmf = s->buf;
+	unsigned long flags;
+	int ret;
+
+	spin_lock_irqsave(&sess->ctrl_lock, flags);
+	if (!test_bit(RBDI_Q_LIVE, &q0->flags)) {
+		ret = -ENOTCONN;
+		goto out;
+	}
+	if (sess->tmf_pending) {
+		ret = -EBUSY;
+		goto out;
+	}
+	memset(tmf, 0, sizeof(*tmf));
+	tmf->hdr.opcode = RBD_OP_TMF;
+	tmf->hdr.version = RBD_PROTO_VERSION;
+	tmf->hdr.length = cpu_to_le32(sizeof(*tmf));
+	tmf->hdr.tag = cpu_to_le64(rbd_tag(0, ++s->gen, RBDI_SLOT_TMF));
+	tmf->lun = cpu_to_le64(sess->opts.lun);
+	tmf->ref_tag = cpu_to_le64(ref_tag);
+	tmf->function = RBD_TMF_ABORT_TASK;
+	ret = rbdi_ctrl_send(q0, RBDI_SLOT_TMF, sizeof(*tmf));
+	if (!ret) {
+		sess->tmf_pending = true;
+		sess->tmf_ref = ref_tag;
+		atomic64_inc(&sess->stats.aborts);
+	}
+out:
+	spin_unlock_irqrestore(&sess->ctrl_lock, flags);
+	return ret;
+}
+
 static void rbdi_queue_init(struct rbdi_session *sess, u16 qid)
 {
 	struct rbdi_queue *q = &sess->queues[qid];
@@ -790,6 +854,7 @@ int rbdi_connect(struct rbdi_session *sess)
 	}
 	sess->nr_queues = 0;
 	sess->nop_pending = false;
+	sess->tmf_pending = false;
 	memset(&sess->login_rsp, 0, sizeof(sess->login_rsp));
 
 	rbdi_queue_init(sess, 0);

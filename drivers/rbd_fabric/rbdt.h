@@ -516,9 +516,8 @@ struct rbdt_tpg *rbdt_listener_find_tpg(const struct sockaddr_storage *addr,
 					const char *target_name);
 void rbdt_listener_addr(struct rdma_cm_id *cm_id,
 			struct sockaddr_storage *addr);
-void rbdt_listener_for_each_tpg(const struct sockaddr_storage *addr,
-				void (*fn)(struct rbdt_tpg *tpg, void *arg),
-				void *arg);
+struct rbdt_tpg *rbdt_listener_tpg(const struct sockaddr_storage *addr,
+				   unsigned int i);
 void rbdt_cm_exit(void);
 
 /* rbdt_conn.c */

@@ -500,16 +500,15 @@ struct rbdt_tpg *rbdt_listener_find_tpg(const struct sockaddr_storage *addr,
 }
 
 /**
- * rbdt_listener_for_each_tpg() - visit the TPGs behind a listener
+ * rbdt_listener_tpg() - the TPGs behind a listener, one by one
  * @addr: Address of the listener the connection came in on.
- * @fn: Called for each TPG with a portal on @addr, in portal order.
- * @arg: Passed to @fn.
+ * @i: Which one, from 0.
  *
- * Context: rbdt_listeners_lock() held, which keeps the TPGs alive.
+ * Context: rbdt_listeners_lock() held, which keeps the TPG alive.
+ * Return: The TPG of the @i-th portal on @addr, or NULL after the last.
  */
-void rbdt_listener_for_each_tpg(const struct sockaddr_storage *addr,
-				void (*fn)(struct rbdt_tpg *tpg, void *arg),
-				void *arg)
+struct rbdt_tpg *rbdt_listener_tpg(const struct sockaddr_storage *addr,
+				   unsigned int i)
 {
 	struct rbdt_listener *l;
 	struct rbdt_np *np;
@@ -519,8 +518,10 @@ void rbdt_listener_for_each_tpg(const struct sockaddr_storage *addr,
 		if (!rbdt_addr_equal(&l->addr, addr))
 			continue;
 		list_for_each_entry(np, &l->np_list, listener_entry)
-			fn(np->tpg, arg);
+			if (!i--)
+				return np->tpg;
 	}
+	return NULL;
 }
 
 /**

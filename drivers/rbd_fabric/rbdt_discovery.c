@@ -111,9 +111,8 @@ static u16 rbdt_discover_luns(struct rbdt_tpg *tpg, struct rbdt_discover *d,
 	return n;
 }
 
-static void rbdt_discover_tpg(struct rbdt_tpg *tpg, void *arg)
+static void rbdt_discover_tpg(struct rbdt_tpg *tpg, struct rbdt_discover *d)
 {
-	struct rbdt_discover *d = arg;
 	struct rbd_discover_rsp *rsp = d->rsp;
 	bool more;
 	u16 n;
@@ -150,6 +149,8 @@ void rbdt_handle_discover(struct rbdt_queue *q, struct rbdt_recv *r, u32 len)
 	struct rbdt_discover *d;
 	__le64 tag = req->hdr.tag;
 	u16 status = RBD_REJ_NONE;
+	struct rbdt_tpg *tpg;
+	unsigned int i;
 	u32 nr = 0;
 
 	d = kzalloc(sizeof(*d), GFP_KERNEL);
@@ -164,7 +165,8 @@ void rbdt_handle_discover(struct rbdt_queue *q, struct rbdt_recv *r, u32 len)
 		d->start_lun = le64_to_cpu(req->start_lun);
 		d->rsp = rsp;
 		rbdt_listeners_lock();
-		rbdt_listener_for_each_tpg(&q->local, rbdt_discover_tpg, d);
+		for (i = 0; (tpg = rbdt_listener_tpg(&q->local, i)); i++)
+			rbdt_discover_tpg(tpg, d);
 		rbdt_listeners_unlock();
 		nr = d->nr_entries;
 		if (!nr)

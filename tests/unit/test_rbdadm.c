@@ -2,6 +2,7 @@
 /* Unit tests of rbdadm's parsers: portals, sizes, the initiator name file. */
 #include <errno.h>
 #include <setjmp.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -10,6 +11,9 @@
 #include <string.h>
 #include <unistd.h>
 #include <cmocka.h>
+
+#include <rbd/rbd_proto.h>
+#include <rbd/rbd_proto_check.h>
 
 #include "rbdadm.h"
 
@@ -197,6 +201,101 @@ static void test_block_stat(void **state)
 	assert_int_equal(parse_block_stat("1 2 3 4 5 6 7 8 9 10 11 12", v, 11), -1);
 }
 
+static void disc_rsp(struct rbd_discover_rsp *r, uint32_t idx, uint32_t nr,
+		     const char *tgt, uint16_t tpgt, uint64_t first, uint16_t n,
+		     bool more)
+{
+	uint16_t i;
+
+	memset(r, 0, sizeof(*r));
+	r->index = rbd_cpu_to_le32(idx);
+	r->nr_entries = rbd_cpu_to_le32(nr);
+	r->tpgt = rbd_cpu_to_le16(tpgt);
+	r->nr_luns = rbd_cpu_to_le16(n);
+	r->flags = rbd_cpu_to_le16(more ? RBD_DISCOVER_MORE_LUNS : 0);
+	strcpy(r->target_name, tgt);
+	for (i = 0; i < n; i++)
+		r->luns[i] = rbd_cpu_to_le64(first + i);
+}
+
+static void test_disc_next(void **state)
+{
+	struct disc_result res = {};
+	struct rbd_discover_req req = {};
+	struct rbd_discover_rsp rsp;
+	unsigned int i;
+
+	(void)state;
+	/* Entry 0 in two rounds (32 + 3 LUNs), then entry 1, then done. */
+	disc_rsp(&rsp, 0, 2, "iqn.2026-12.org.example:a", 1, 0, RBD_DISCOVER_MAX_LUNS, true);
+	assert_int_equal(disc_next(&res, &rsp, &req), 1);
+	assert_int_equal(rbd_le32(req.index), 0);
+	assert_int_equal(rbd_le64(req.start_lun), RBD_DISCOVER_MAX_LUNS);
+	disc_rsp(&rsp, 0, 2, "iqn.2026-12.org.example:a", 1, RBD_DISCOVER_MAX_LUNS, 3, false);
+	assert_int_equal(disc_next(&res, &rsp, &req), 1);
+	assert_int_equal(rbd_le32(req.index), 1);
+	assert_int_equal(rbd_le64(req.start_lun), 0);
+	disc_rsp(&rsp, 1, 2, "iqn.2026-12.org.example:b", 7, 5, 1, false);
+	assert_int_equal(disc_next(&res, &rsp, &req), 0);
+	assert_int_equal(res.nr, 2);
+	assert_string_equal(res.e[0].target, "iqn.2026-12.org.example:a");
+	assert_int_equal(res.e[0].tpgt, 1);
+	assert_int_equal(res.e[0].nr_luns, RBD_DISCOVER_MAX_LUNS + 3);
+	for (i = 0; i < res.e[0].nr_luns; i++)
+		assert_int_equal(res.e[0].luns[i], i);
+	assert_string_equal(res.e[1].target, "iqn.2026-12.org.example:b");
+	assert_int_equal(res.e[1].tpgt, 7);
+	assert_int_equal(res.e[1].nr_luns, 1);
+	assert_int_equal(res.e[1].luns[0], 5);
+	/* Tags: qid 0, a control slot. */
+	assert_int_equal(rbd_tag_qid(rbd_le64(req.hdr.tag)), 0);
+	assert_true(rbd_tag_slot(rbd_le64(req.hdr.tag)) < RBD_CTRL_SLOTS);
+	disc_result_free(&res);
+	assert_int_equal(res.nr, 0);
+
+	/* The entry count changes between answers. */
+	memset(&req, 0, sizeof(req));
+	disc_rsp(&rsp, 0, 2, "t:a", 1, 0, 1, false);
+	assert_int_equal(disc_next(&res, &rsp, &req), 1);
+	disc_rsp(&rsp, 1, 3, "t:b", 1, 0, 1, false);
+	assert_int_equal(disc_next(&res, &rsp, &req), -1);
+	disc_result_free(&res);
+
+	/* Another index than asked for. */
+	memset(&req, 0, sizeof(req));
+	disc_rsp(&rsp, 1, 2, "t:a", 1, 0, 1, false);
+	assert_int_equal(disc_next(&res, &rsp, &req), -1);
+	disc_result_free(&res);
+
+	/* The continuation of an entry names another target. */
+	memset(&req, 0, sizeof(req));
+	disc_rsp(&rsp, 0, 1, "t:a", 1, 0, 2, true);
+	assert_int_equal(disc_next(&res, &rsp, &req), 1);
+	disc_rsp(&rsp, 0, 1, "t:b", 1, 2, 2, false);
+	assert_int_equal(disc_next(&res, &rsp, &req), -1);
+	disc_result_free(&res);
+
+	/* "More" after LUN 2^64-1 cannot be asked for. */
+	memset(&req, 0, sizeof(req));
+	disc_rsp(&rsp, 0, 1, "t:a", 1, UINT64_MAX, 1, true);
+	assert_int_equal(disc_next(&res, &rsp, &req), -1);
+	disc_result_free(&res);
+
+	/* A target that never ends is cut off. */
+	memset(&req, 0, sizeof(req));
+	for (i = 0; i < 5000; i++) {
+		int r;
+
+		disc_rsp(&rsp, 0, 1, "t:a", 1, rbd_le64(req.start_lun), 1, true);
+		r = disc_next(&res, &rsp, &req);
+		if (r < 0)
+			break;
+		assert_int_equal(r, 1);
+	}
+	assert_true(i < 5000);
+	disc_result_free(&res);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -206,6 +305,7 @@ int main(void)
 		cmocka_unit_test(test_initiatorname),
 		cmocka_unit_test(test_stat_line),
 		cmocka_unit_test(test_block_stat),
+		cmocka_unit_test(test_disc_next),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -16,6 +16,7 @@ static const struct cmd cmds[] = {
 	{ "login", NULL, "Log in to a LUN and create its block device", cmd_login, usage_login },
 	{ "logout", NULL, "Log out and remove a session", cmd_logout, usage_logout },
 	{ "restore", NULL, "Log in to every session recorded with --persist", cmd_restore, usage_restore },
+	{ "discover", NULL, "List the targets and LUNs a portal offers this initiator", cmd_discover, usage_discover },
 	{ "stats", NULL, "Show the counters of a session", cmd_stats, usage_stats },
 	{ "list", "show", "Show sessions and their devices", cmd_list, usage_list },
 	{ "gen-initiatorname", NULL, "Print a new initiator name", cmd_geniname, usage_geniname },

@@ -41,6 +41,32 @@ int cmd_stats(int argc, char **argv);
 void usage_stats(void);
 int resolve_session(const char *what, char *name, size_t len);
 
+int cmd_discover(int argc, char **argv);
+void usage_discover(void);
+
+/* What rbdadm discover collected: one entry per target portal group. */
+struct disc_entry {
+	char target[224];	/* RBD_NAME_LEN */
+	unsigned int tpgt;
+	unsigned int index;
+	unsigned int nr_luns;
+	unsigned long long *luns;
+};
+
+struct disc_result {
+	struct disc_entry *e;
+	unsigned int nr;
+	unsigned int nr_entries;	/* as the target counts them */
+	unsigned int rounds;		/* responses taken in */
+};
+
+struct rbd_discover_rsp;
+struct rbd_discover_req;
+/* Helpers of discover.c, also unit-tested. */
+int disc_next(struct disc_result *res, const struct rbd_discover_rsp *rsp,
+	      struct rbd_discover_req *req);
+void disc_result_free(struct disc_result *res);
+
 /* Helpers of stats.c, also unit-tested. */
 #define BLOCK_STAT_FIELDS	17
 int parse_stat_line(const char *line, char *name, size_t nlen,

@@ -1,0 +1,486 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rbdadm discover: ask a target portal which targets and LUNs this
+ * initiator may log in to. rbdadm talks to the target itself, from
+ * userspace (librdmacm and libibverbs): queue 0 is connected as for a
+ * login, but carries DISCOVER requests instead of the LOGIN
+ * (Documentation/protocol.rst, "Discovery"); no kernel module is needed
+ * on this host.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <netdb.h>
+#include <poll.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <rdma/rdma_cma.h>
+#include <rbd/rbd_proto.h>
+#include <rbd/rbd_proto_check.h>
+
+#include "output.h"
+#include "rbdadm.h"
+
+#define DISC_TIMEOUT_MS	5000
+/* A target answers at most this many DISCOVER requests per discovery. */
+#define DISC_MAX_RSPS	4096
+
+/*
+ * disc_next() - take in one checked DISCOVER response, prepare the next
+ * request. Returns 1 when @req was updated for another round, 0 when the
+ * discovery is complete, -1 when the answers do not add up (an entry
+ * count that changes, or more rounds than DISC_MAX_RSPS).
+ */
+int disc_next(struct disc_result *res, const struct rbd_discover_rsp *rsp,
+	      struct rbd_discover_req *req)
+{
+	uint32_t nr = rbd_le32(rsp->nr_entries), idx = rbd_le32(rsp->index);
+	uint16_t n = rbd_le16(rsp->nr_luns), i;
+	struct disc_entry *e;
+
+	if (++res->rounds > DISC_MAX_RSPS)
+		return -1;
+	if (res->nr_entries && res->nr_entries != nr)
+		return -1;
+	res->nr_entries = nr;
+	if (idx != rbd_le32(req->index))
+		return -1;
+	if (res->nr && res->e[res->nr - 1].index == idx) {
+		e = &res->e[res->nr - 1];
+	} else {
+		e = realloc(res->e, (res->nr + 1) * sizeof(*e));
+		if (!e)
+			return -1;
+		res->e = e;
+		e = &res->e[res->nr++];
+		memset(e, 0, sizeof(*e));
+		e->index = idx;
+		e->tpgt = rbd_le16(rsp->tpgt);
+		memcpy(e->target, rsp->target_name, sizeof(e->target));
+	}
+	if (strncmp(e->target, rsp->target_name, sizeof(e->target)) ||
+	    e->tpgt != rbd_le16(rsp->tpgt))
+		return -1;
+	for (i = 0; i < n; i++) {
+		unsigned long long *l = realloc(e->luns, (e->nr_luns + 1) * sizeof(*l));
+
+		if (!l)
+			return -1;
+		e->luns = l;
+		e->luns[e->nr_luns++] = rbd_le64(rsp->luns[i]);
+	}
+	req->hdr.tag = rbd_cpu_to_le64(rbd_tag(0, (uint16_t)(res->rounds >> 2),
+					       res->rounds % RBD_CTRL_SLOTS));
+	if (rbd_le16(rsp->flags) & RBD_DISCOVER_MORE_LUNS) {
+		req->start_lun = rbd_cpu_to_le64(e->luns[e->nr_luns - 1] + 1);
+		if (!req->start_lun)	/* wrapped: nothing above U64_MAX */
+			return -1;
+		return 1;
+	}
+	req->start_lun = 0;
+	req->index = rbd_cpu_to_le32(idx + 1);
+	return idx + 1 < nr ? 1 : 0;
+}
+
+void disc_result_free(struct disc_result *res)
+{
+	uint32_t i;
+
+	for (i = 0; i < res->nr; i++)
+		free(res->e[i].luns);
+	free(res->e);
+	memset(res, 0, sizeof(*res));
+}
+
+struct conn {
+	struct rdma_event_channel *ech;
+	struct rdma_cm_id *id;
+	struct ibv_pd *pd;
+	struct ibv_cq *cq;
+	struct ibv_mr *mr;
+	uint8_t *buf;		/* RBD_CTRL_SLOTS receives, then one send */
+	bool connected;
+};
+
+#define RECV_BUF(c, i)	((c)->buf + (size_t)(i) * RBD_CTRL_CAPSULE_MAX)
+#define SEND_BUF(c)	RECV_BUF(c, RBD_CTRL_SLOTS)
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* The next CM event within @ms milliseconds, or NULL. */
+static struct rdma_cm_event *cm_event(struct conn *c, int ms)
+{
+	struct pollfd p = { .fd = c->ech->fd, .events = POLLIN };
+	struct rdma_cm_event *ev;
+
+	if (poll(&p, 1, ms) <= 0 || rdma_get_cm_event(c->ech, &ev))
+		return NULL;
+	return ev;
+}
+
+static void conn_close(struct conn *c)
+{
+	if (c->connected)
+		rdma_disconnect(c->id);
+	if (c->id && c->id->qp)
+		rdma_destroy_qp(c->id);
+	if (c->mr)
+		ibv_dereg_mr(c->mr);
+	if (c->cq)
+		ibv_destroy_cq(c->cq);
+	if (c->pd)
+		ibv_dealloc_pd(c->pd);
+	if (c->id)
+		rdma_destroy_id(c->id);
+	if (c->ech)
+		rdma_destroy_event_channel(c->ech);
+	free(c->buf);
+}
+
+static int post_recv(struct conn *c, uint32_t i)
+{
+	struct ibv_sge sge = {
+		.addr = (uintptr_t)RECV_BUF(c, i),
+		.length = RBD_CTRL_CAPSULE_MAX,
+		.lkey = c->mr->lkey,
+	};
+	struct ibv_recv_wr wr = { .wr_id = i, .sg_list = &sge, .num_sge = 1 };
+	struct ibv_recv_wr *bad;
+
+	return ibv_post_recv(c->id->qp, &wr, &bad);
+}
+
+/* Resolve, connect queue 0. Prints the error; returns 0 or -1. */
+static int conn_open(struct conn *c, const char *addr, unsigned int port,
+		     const char *src, const char *portal)
+{
+	struct addrinfo hints = { .ai_flags = AI_NUMERICHOST | AI_NUMERICSERV,
+				  .ai_socktype = SOCK_STREAM };
+	struct addrinfo *dst = NULL, *sa = NULL;
+	struct rdma_conn_param param = {};
+	struct ibv_qp_init_attr attr = {};
+	struct rdma_cm_event *ev;
+	struct rbd_cm_req cr = {};
+	char ps[8];
+	int ret, i;
+	size_t sz;
+
+	snprintf(ps, sizeof(ps), "%u", port);
+	if (getaddrinfo(addr, ps, &hints, &dst) ||
+	    (src && getaddrinfo(src, NULL, &hints, &sa))) {
+		err("discover: invalid address");
+		goto fail;
+	}
+	c->ech = rdma_create_event_channel();
+	if (!c->ech || rdma_create_id(c->ech, &c->id, NULL, RDMA_PS_TCP)) {
+		err("discover: cannot use RDMA: %s (is rdma_ucm loaded?)", strerror(errno));
+		goto fail;
+	}
+	ret = rdma_resolve_addr(c->id, sa ? sa->ai_addr : NULL, dst->ai_addr,
+				DISC_TIMEOUT_MS);
+	if (ret) {
+		err("discover: address unreachable: %s (%s)", portal, strerror(errno));
+		goto fail;
+	}
+	ev = cm_event(c, DISC_TIMEOUT_MS + 1000);
+	if (!ev || ev->event != RDMA_CM_EVENT_ADDR_RESOLVED) {
+		err("discover: address unreachable: %s (%s; no RDMA device reaches it)",
+		    portal, ev ? rdma_event_str(ev->event) : "timeout");
+		goto fail_ev;
+	}
+	rdma_ack_cm_event(ev);
+	if (rdma_resolve_route(c->id, DISC_TIMEOUT_MS)) {
+		err("discover: address unreachable: %s (%s)", portal, strerror(errno));
+		goto fail;
+	}
+	ev = cm_event(c, DISC_TIMEOUT_MS + 1000);
+	if (!ev || ev->event != RDMA_CM_EVENT_ROUTE_RESOLVED) {
+		err("discover: address unreachable: %s (%s)", portal,
+		    ev ? rdma_event_str(ev->event) : "timeout");
+		goto fail_ev;
+	}
+	rdma_ack_cm_event(ev);
+
+	sz = (size_t)(RBD_CTRL_SLOTS + 1) * RBD_CTRL_CAPSULE_MAX;
+	c->buf = aligned_alloc(4096, sz);
+	c->pd = ibv_alloc_pd(c->id->verbs);
+	c->cq = ibv_create_cq(c->id->verbs, 2 * RBD_CTRL_SLOTS + 4, NULL, NULL, 0);
+	if (!c->buf || !c->pd || !c->cq) {
+		err("discover: out of resources");
+		goto fail;
+	}
+	memset(c->buf, 0, sz);
+	c->mr = ibv_reg_mr(c->pd, c->buf, sz, IBV_ACCESS_LOCAL_WRITE);
+	attr.send_cq = c->cq;
+	attr.recv_cq = c->cq;
+	attr.qp_type = IBV_QPT_RC;
+	attr.cap.max_send_wr = RBD_CTRL_SLOTS;
+	attr.cap.max_recv_wr = RBD_CTRL_SLOTS;
+	attr.cap.max_send_sge = 1;
+	attr.cap.max_recv_sge = 1;
+	if (!c->mr || rdma_create_qp(c->id, c->pd, &attr)) {
+		err("discover: cannot create a queue pair: %s", strerror(errno));
+		goto fail;
+	}
+	for (i = 0; i < RBD_CTRL_SLOTS; i++)
+		if (post_recv(c, i)) {
+			err("discover: cannot post receives");
+			goto fail;
+		}
+
+	cr.magic = rbd_cpu_to_le32(RBD_CM_MAGIC);
+	cr.version = rbd_cpu_to_le16(RBD_PROTO_VERSION);
+	cr.length = rbd_cpu_to_le16(sizeof(cr));
+	param.private_data = &cr;
+	param.private_data_len = sizeof(cr);
+	param.responder_resources = 1;
+	param.retry_count = 7;
+	param.rnr_retry_count = 7;
+	if (rdma_connect(c->id, &param)) {
+		err("discover: cannot connect to %s: %s", portal, strerror(errno));
+		goto fail;
+	}
+	ev = cm_event(c, 2 * DISC_TIMEOUT_MS);
+	if (ev && ev->event == RDMA_CM_EVENT_ESTABLISHED) {
+		struct rbd_cm_rep rep;
+
+		ret = rbd_check_cm_rep(ev->param.conn.private_data,
+				       ev->param.conn.private_data_len, &cr, &rep);
+		rdma_ack_cm_event(ev);
+		c->connected = true;
+		if (ret) {
+			err("discover: %s is not an rbd target (connect reply: %s)",
+			    portal, rbd_check_str(ret));
+			goto fail;
+		}
+		freeaddrinfo(dst);
+		if (sa)
+			freeaddrinfo(sa);
+		return 0;
+	}
+	if (ev && ev->event == RDMA_CM_EVENT_REJECTED) {
+		struct rbd_cm_rej rej;
+
+		if (!rbd_check_cm_rej(ev->param.conn.private_data,
+				      ev->param.conn.private_data_len, &rej))
+			err("discover: %s refused the connection: %s", portal,
+			    rbd_reject_str(rbd_le16(rej.reason)));
+		else
+			err("discover: no rbd target listening at %s (connection refused)",
+			    portal);
+		goto fail_ev;
+	}
+	err("discover: address unreachable: %s (%s)", portal,
+	    ev ? rdma_event_str(ev->event) : "connect timed out");
+fail_ev:
+	if (ev)
+		rdma_ack_cm_event(ev);
+fail:
+	if (dst)
+		freeaddrinfo(dst);
+	if (sa)
+		freeaddrinfo(sa);
+	return -1;
+}
+
+/* Send @req, wait for the response; returns its length or -1. */
+static int conn_request(struct conn *c, const struct rbd_discover_req *req,
+			struct rbd_discover_rsp *rsp)
+{
+	struct ibv_sge sge = {
+		.addr = (uintptr_t)SEND_BUF(c),
+		.length = sizeof(*req),
+		.lkey = c->mr->lkey,
+	};
+	struct ibv_send_wr wr = {
+		.wr_id = UINT64_MAX, .sg_list = &sge, .num_sge = 1,
+		.opcode = IBV_WR_SEND, .send_flags = IBV_SEND_SIGNALED,
+	};
+	uint64_t end = now_ms() + DISC_TIMEOUT_MS;
+	struct ibv_send_wr *bad;
+	struct ibv_wc wc;
+	int n;
+
+	memcpy(SEND_BUF(c), req, sizeof(*req));
+	if (ibv_post_send(c->id->qp, &wr, &bad))
+		return -1;
+	while (now_ms() < end) {
+		n = ibv_poll_cq(c->cq, 1, &wc);
+		if (n < 0 || (n && wc.status != IBV_WC_SUCCESS))
+			return -1;
+		if (!n) {
+			struct timespec ts = { 0, 1000000 };
+
+			nanosleep(&ts, NULL);
+			continue;
+		}
+		if (!(wc.opcode & IBV_WC_RECV))
+			continue;
+		n = wc.byte_len;
+		memset(rsp, 0, sizeof(*rsp));
+		memcpy(rsp, RECV_BUF(c, wc.wr_id),
+		       (size_t)n < sizeof(*rsp) ? (size_t)n : sizeof(*rsp));
+		post_recv(c, wc.wr_id);
+		return n;
+	}
+	return -1;
+}
+
+void usage_discover(void)
+{
+	puts("Usage: rbdadm discover -a ADDR[:PORT] [-I|--initiator NAME] [-s|--source ADDR] [-j|--json]\n"
+	     "\n"
+	     "Ask the target portal ADDR (port 65000 by default; IPv6 in\n"
+	     "brackets) which targets and LUNs this initiator may log in to:\n"
+	     "those its ACLs map, or every LUN of a target portal group in\n"
+	     "demo mode. The initiator name defaults to the one in\n"
+	     RBD_INITIATORNAME_FILE ".");
+}
+
+int cmd_discover(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "address", required_argument, NULL, 'a' },
+		{ "initiator", required_argument, NULL, 'I' },
+		{ "source", required_argument, NULL, 's' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	char addr[INET6_ADDRSTRLEN + 2], src[INET6_ADDRSTRLEN + 2], portal[80];
+	char ini[RBD_NAME_LEN] = "";
+	const char *a_opt = NULL, *s_opt = NULL, *i_opt = NULL;
+	struct disc_result res = {};
+	struct rbd_discover_req req = {};
+	struct rbd_discover_rsp rsp;
+	struct conn c = {};
+	unsigned int port, sport;
+	uint32_t i, j;
+	int ch, n, ret = EXIT_FAIL;
+
+	while ((ch = getopt_long(argc, argv, "a:I:s:jh", opts, NULL)) != -1) {
+		switch (ch) {
+		case 'a':
+			a_opt = optarg;
+			break;
+		case 'I':
+			i_opt = optarg;
+			break;
+		case 's':
+			s_opt = optarg;
+			break;
+		case 'j':
+			opt_json = 1;
+			break;
+		case 'h':
+			usage_discover();
+			return EXIT_OK;
+		default:
+			usage_discover();
+			return EXIT_USAGE;
+		}
+	}
+	if (optind < argc) {
+		err("discover: unexpected argument '%s'", argv[optind]);
+		return EXIT_USAGE;
+	}
+	if (!a_opt) {
+		err("discover: -a ADDR[:PORT] is required");
+		return EXIT_USAGE;
+	}
+	if (parse_portal(a_opt, addr, sizeof(addr), &port)) {
+		err("discover: invalid address '%s' (ADDR, ADDR:PORT or [IPV6]:PORT)", a_opt);
+		return EXIT_USAGE;
+	}
+	if (s_opt && parse_portal(s_opt, src, sizeof(src), &sport)) {
+		err("discover: invalid source address '%s'", s_opt);
+		return EXIT_USAGE;
+	}
+	if (i_opt) {
+		if (strlen(i_opt) >= sizeof(ini)) {
+			err("discover: initiator name too long");
+			return EXIT_USAGE;
+		}
+		strcpy(ini, i_opt);
+	} else if (read_initiatorname(RBD_INITIATORNAME_FILE, ini, sizeof(ini))) {
+		err("discover: no initiator name: give --initiator or write InitiatorName= to %s",
+		    RBD_INITIATORNAME_FILE);
+		return EXIT_FAIL;
+	}
+	if (!rbd_check_name(ini)) {
+		err("discover: invalid initiator name '%s'", ini);
+		return EXIT_USAGE;
+	}
+	snprintf(portal, sizeof(portal), strchr(addr, ':') ? "[%s]:%u" : "%s:%u", addr, port);
+
+	if (conn_open(&c, addr, port, s_opt ? src : NULL, portal))
+		goto out;
+	req.hdr.opcode = RBD_OP_DISCOVER;
+	req.hdr.version = RBD_PROTO_VERSION;
+	req.hdr.length = rbd_cpu_to_le32(sizeof(req));
+	req.hdr.tag = rbd_cpu_to_le64(rbd_tag(0, 0, 0));
+	memcpy(req.initiator_name, ini, sizeof(ini));
+	for (;;) {
+		struct rbd_discover_req sent = req;
+		enum rbd_check chk;
+		uint16_t status;
+
+		n = conn_request(&c, &req, &rsp);
+		if (n < 0) {
+			err("discover: %s did not answer DISCOVER (a target without discovery?)",
+			    portal);
+			goto out;
+		}
+		chk = rbd_check_discover_rsp(&rsp, n, &sent);
+		if (chk) {
+			err("discover: malformed answer from %s: %s", portal, rbd_check_str(chk));
+			goto out;
+		}
+		status = rbd_le16(rsp.status);
+		if (status == RBD_REJ_ACL_DENIED) {
+			err("discover: access denied: %s has no LUNs for initiator %s", portal, ini);
+			goto out;
+		}
+		if (status) {
+			err("discover: %s refused: %s", portal, rbd_reject_str(status));
+			goto out;
+		}
+		n = disc_next(&res, &rsp, &req);
+		if (n < 0) {
+			err("discover: inconsistent answers from %s (configuration changed?)",
+			    portal);
+			goto out;
+		}
+		if (!n)
+			break;
+	}
+
+	out_init(opt_json ? OUT_JSON : OUT_TEXT);
+	out_str("portal", "Portal:", portal);
+	out_str("initiator", "Initiator:", ini);
+	out_list_begin("targets");
+	for (i = 0; i < res.nr; i++) {
+		out_record_begin();
+		out_str("target", "Target:", res.e[i].target);
+		out_u64("tpgt", "TPG:", res.e[i].tpgt);
+		out_list_begin("luns");
+		for (j = 0; j < res.e[i].nr_luns; j++)
+			out_u64(NULL, "LUN:", res.e[i].luns[j]);
+		out_list_end();
+		out_record_end();
+	}
+	out_list_end();
+	ret = out_finish() ? EXIT_FAIL : EXIT_OK;
+out:
+	disc_result_free(&res);
+	conn_close(&c);
+	return ret;
+}

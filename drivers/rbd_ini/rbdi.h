@@ -77,7 +77,9 @@ enum rbdi_sess_state {
  * @target: Target name (rbd_name_check() format); "" until set.
  * @lun: LUN to attach.
  * @initiator: Our initiator name (rbd_name_check() format); "" until set.
- * @nr_queues: Queues (QPs) to open.
+ * @nr_queues: Queues (QPs) to open for interrupt-driven I/O.
+ * @nr_poll_queues: Extra queues for polled I/O (io_uring hipri, preadv2
+ *	RWF_HIPRI); their CQs are polled by the submitter, not interrupts.
  * @queue_depth: Commands outstanding per queue.
  * @max_io_size: Largest transfer of one request, in bytes.
  * @inline_data_size: Largest write to send inside the command.
@@ -100,6 +102,7 @@ struct rbdi_sess_opts {
 	u64 lun;
 	char initiator[RBDI_STR_SIZE];
 	u32 nr_queues;
+	u32 nr_poll_queues;
 	u32 queue_depth;
 	u32 max_io_size;
 	u32 inline_data_size;
@@ -129,6 +132,8 @@ static_assert(sizeof_field(struct rbdi_sess_opts, initiator) == RBDI_STR_SIZE);
  * @local_invs: MRs invalidated with LOCAL_INV.
  * @errors: Commands that ended with an error status.
  * @retries: Commands retried (BUSY, TASK ABORTED, UNIT ATTENTION).
+ * @aborts: ABORT TASK requests sent for commands that timed out.
+ * @polled: Work completions reaped by polling (poll queues).
  * @conn_losses: Error recoveries started.
  * @reconnects: Successful reconnects.
  * @discards: UNMAP commands sent (discard requests).
@@ -149,6 +154,7 @@ struct rbdi_stats {
 	atomic64_t errors;
 	atomic64_t retries;
 	atomic64_t aborts;
+	atomic64_t polled;
 	atomic64_t conn_losses;
 	atomic64_t reconnects;
 };
@@ -235,6 +241,7 @@ struct rbdi_lun_info {
  * @queues: @nr_queues + 1 queues; [0] is the control queue.
  * @queues_alloc: Entries allocated in @queues.
  * @nr_queues: Number of I/O queues (granted at LOGIN).
+ * @nr_poll: How many of them, the last ones, are poll queues.
  * @login_req: The LOGIN request sent on queue 0 (wire format).
  * @login_rsp: The LOGIN response, valid after a successful login.
  * @ctrl_done: Completed by the receive handler of queue 0 when the
@@ -296,6 +303,7 @@ struct rbdi_session {
 	struct rbdi_queue *queues;
 	unsigned int queues_alloc;
 	unsigned int nr_queues;
+	unsigned int nr_poll;
 	struct rbd_login_req login_req;
 	struct rbd_login_rsp login_rsp;
 	struct completion ctrl_done;
@@ -378,6 +386,9 @@ struct rbdi_ctrl_slot {
  * @cq: Completion queue (shared CQ pool).
  * @cq_size: Number of CQEs taken from the pool.
  * @mr_pool_ready: The MR pool of @qp was set up.
+ * @polled: A poll queue: @cq is IB_POLL_DIRECT, from ib_alloc_cq().
+ * @poll_lock: Serialises pollers of @cq: ib_process_cq_direct() uses one
+ *	work-completion array per CQ.
  * @cm_done: Completed by the CM handler when connecting ends.
  * @cm_error: Result of connecting.
  * @cm_req: Private data of the connect request.
@@ -399,6 +410,8 @@ struct rbdi_queue {
 	struct ib_cq *cq;
 	int cq_size;
 	bool mr_pool_ready;
+	bool polled;
+	spinlock_t poll_lock;	/* see above */
 	struct completion cm_done;
 	int cm_error;
 	struct rbd_cm_req cm_req;

@@ -772,10 +772,50 @@ static void rbdi_exit_request(struct blk_mq_tag_set *set, struct request *rq,
 	req->cmd = NULL;
 }
 
+/*
+ * Interrupt-driven queues serve the default and read maps alike; the poll
+ * queues, the last ones, serve REQ_POLLED I/O.
+ */
+static void rbdi_map_queues(struct blk_mq_tag_set *set)
+{
+	struct rbdi_session *sess = set->driver_data;
+	unsigned int nr_irq = sess->nr_queues - sess->nr_poll;
+
+	set->map[HCTX_TYPE_DEFAULT].nr_queues = nr_irq;
+	set->map[HCTX_TYPE_DEFAULT].queue_offset = 0;
+	blk_mq_map_queues(&set->map[HCTX_TYPE_DEFAULT]);
+	if (set->nr_maps == 1)
+		return;
+	set->map[HCTX_TYPE_READ].nr_queues = nr_irq;
+	set->map[HCTX_TYPE_READ].queue_offset = 0;
+	blk_mq_map_queues(&set->map[HCTX_TYPE_READ]);
+	set->map[HCTX_TYPE_POLL].nr_queues = sess->nr_poll;
+	set->map[HCTX_TYPE_POLL].queue_offset = nr_irq;
+	blk_mq_map_queues(&set->map[HCTX_TYPE_POLL]);
+}
+
+/* Reap the completions of a poll queue for the submitter that polls. */
+static int rbdi_poll(struct blk_mq_hw_ctx *hctx, struct io_comp_batch *iob)
+{
+	struct rbdi_queue *q = hctx->driver_data;
+	int n = 0;
+
+	spin_lock(&q->poll_lock);
+	/* Once stopped, the drain reaps the CQ; see rbdi_queue_stop(). */
+	if (test_bit(RBDI_Q_LIVE, &q->flags))
+		n = ib_process_cq_direct(q->cq, -1);
+	spin_unlock(&q->poll_lock);
+	if (n > 0)
+		atomic64_add(n, &q->sess->stats.polled);
+	return n;
+}
+
 static const struct blk_mq_ops rbdi_mq_ops = {
 	.queue_rq	= rbdi_queue_rq,
 	.complete	= rbdi_complete_rq,
 	.timeout	= rbdi_timeout,
+	.map_queues	= rbdi_map_queues,
+	.poll		= rbdi_poll,
 	.init_hctx	= rbdi_init_hctx,
 	.init_request	= rbdi_init_request,
 	.exit_request	= rbdi_exit_request,
@@ -1428,7 +1468,7 @@ int rbdi_blk_add(struct rbdi_session *sess)
 	memset(set, 0, sizeof(*set));
 	set->ops = &rbdi_mq_ops;
 	set->nr_hw_queues = sess->nr_queues;
-	set->nr_maps = 1;
+	set->nr_maps = sess->nr_poll ? HCTX_MAX_TYPES : 1;
 	set->queue_depth = le16_to_cpu(rsp->queue_depth);
 	set->cmd_size = sizeof(struct rbdi_request) +
 			sizeof(struct scatterlist) * RBDI_INLINE_SG_CNT;
@@ -1588,6 +1628,7 @@ static int rbdi_stats_show(struct seq_file *m, void *unused)
 	seq_printf(m, "errors %lld\n", atomic64_read(&st->errors));
 	seq_printf(m, "retries %lld\n", atomic64_read(&st->retries));
 	seq_printf(m, "aborts %lld\n", atomic64_read(&st->aborts));
+	seq_printf(m, "polled %lld\n", atomic64_read(&st->polled));
 	seq_printf(m, "conn_losses %lld\n", atomic64_read(&st->conn_losses));
 	seq_printf(m, "reconnects %lld\n", atomic64_read(&st->reconnects));
 	return 0;

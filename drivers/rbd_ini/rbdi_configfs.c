@@ -19,6 +19,7 @@
  *   initiator         (unset)        initiator name (rbd_name.c formats)
  *   nr_queues         online CPUs,   1..64
  *                     at most 64
+ *   nr_poll_queues    0              0..63; with nr_queues at most 64
  *   queue_depth       128            16..1024 (commands per queue)
  *   max_io_size       1048576        4096..8388608, a multiple of 4096
  *   inline_data_size  4096           0..16384 (bytes; 0 disables)
@@ -207,6 +208,8 @@ RBDI_SESS_INT_ATTR(u16, trsvcid, 1, U16_MAX, 0, false);
 CONFIGFS_ATTR(rbdi_sess_, trsvcid);
 RBDI_SESS_INT_ATTR(u32, nr_queues, 1, RBDI_MAX_QUEUES, 0, false);
 CONFIGFS_ATTR(rbdi_sess_, nr_queues);
+RBDI_SESS_INT_ATTR(u32, nr_poll_queues, 0, RBDI_MAX_QUEUES - 1, 0, false);
+CONFIGFS_ATTR(rbdi_sess_, nr_poll_queues);
 RBDI_SESS_INT_ATTR(u32, queue_depth, 16, 1024, 0, false);
 CONFIGFS_ATTR(rbdi_sess_, queue_depth);
 RBDI_SESS_INT_ATTR(u32, max_io_size, SZ_4K, SZ_8M, SZ_4K, false);
@@ -486,6 +489,7 @@ static struct configfs_attribute *rbdi_sess_attrs[] = {
 	&rbdi_sess_attr_lun,
 	&rbdi_sess_attr_initiator,
 	&rbdi_sess_attr_nr_queues,
+	&rbdi_sess_attr_nr_poll_queues,
 	&rbdi_sess_attr_queue_depth,
 	&rbdi_sess_attr_max_io_size,
 	&rbdi_sess_attr_inline_data_size,

@@ -285,13 +285,19 @@ static int rbdi_queue_create_ib(struct rbdi_queue *q)
 
 	/* Signaled SENDs and LOCAL_INVs, receives, and the drain. */
 	q->cq_size = 3 * q->depth + 2 * RBD_CTRL_SLOTS + 2;
-	q->cq = ib_cq_pool_get(dev, q->cq_size,
-			       q->qid % max(dev->num_comp_vectors, 1),
-			       IB_POLL_SOFTIRQ);
+	/* A poll queue's CQ is its own: the pool has no IB_POLL_DIRECT. */
+	if (q->polled)
+		q->cq = ib_alloc_cq(dev, q, q->cq_size,
+				    q->qid % max(dev->num_comp_vectors, 1),
+				    IB_POLL_DIRECT);
+	else
+		q->cq = ib_cq_pool_get(dev, q->cq_size,
+				       q->qid % max(dev->num_comp_vectors, 1),
+				       IB_POLL_SOFTIRQ);
 	if (IS_ERR(q->cq)) {
 		ret = PTR_ERR(q->cq);
 		q->cq = NULL;
-		rbdi_sess_err(sess, "queue %u: ib_cq_pool_get failed (%d)\n",
+		rbdi_sess_err(sess, "queue %u: allocating the CQ failed (%d)\n",
 			      q->qid, ret);
 		return ret;
 	}
@@ -566,7 +572,9 @@ static void rbdi_queue_free(struct rbdi_queue *q)
 	if (q->qp)
 		ib_destroy_qp(q->qp);
 	q->qp = NULL;
-	if (q->cq)
+	if (q->cq && q->polled)
+		ib_free_cq(q->cq);
+	else if (q->cq)
 		ib_cq_pool_put(q->cq, q->cq_size);
 	q->cq = NULL;
 	if (q->rbufs) {
@@ -598,6 +606,9 @@ static void rbdi_queue_stop(struct rbdi_queue *q)
 	spin_lock_irq(&q->sess->ctrl_lock);
 	clear_bit(RBDI_Q_LIVE, &q->flags);
 	spin_unlock_irq(&q->sess->ctrl_lock);
+	/* Wait out a poller; later ones see !LIVE and leave the CQ alone. */
+	spin_lock(&q->poll_lock);
+	spin_unlock(&q->poll_lock);
 	if (!q->qp || test_and_set_bit(RBDI_Q_DRAINED, &q->flags))
 		return;
 	rdma_disconnect(q->cm_id);
@@ -667,7 +678,7 @@ static int rbdi_login(struct rbdi_session *sess)
 	req->imm_read_size = cpu_to_le32(o->imm_read_size);
 	req->keepalive_ms = cpu_to_le32(RBD_DEFAULT_KEEPALIVE_MS);
 	req->queue_depth = cpu_to_le16(o->queue_depth);
-	req->nr_queues = cpu_to_le16(o->nr_queues);
+	req->nr_queues = cpu_to_le16(o->nr_queues + o->nr_poll_queues);
 	/* One MR per command: a single descriptor. */
 	req->max_desc = cpu_to_le16(1);
 	strscpy(req->initiator_name, o->initiator, sizeof(req->initiator_name));
@@ -690,6 +701,9 @@ static int rbdi_login(struct rbdi_session *sess)
 	}
 	rbd_check_limits_init(&q0->lim, rsp, 0, 0);
 	sess->nr_queues = le16_to_cpu(rsp->nr_queues);
+	/* Poll queues come last; at least one queue stays interrupt-driven. */
+	sess->nr_poll = sess->nr_queues > 1 ?
+			min(o->nr_poll_queues, sess->nr_queues - 1U) : 0;
 	sess->ka_ms = le32_to_cpu(rsp->keepalive_ms);
 	pr_debug("session %s: logged in: %u queues of %u, max_io %u, inline %u, imm %u, keep-alive %u ms, features %#llx\n",
 		 sess->name, sess->nr_queues, le16_to_cpu(rsp->queue_depth),
@@ -808,6 +822,7 @@ static void rbdi_queue_init(struct rbdi_session *sess, u16 qid)
 	q->sess = sess;
 	q->qid = qid;
 	q->flags = 0;
+	q->polled = qid && qid > sess->nr_queues - sess->nr_poll;
 	memset(&q->cm_req, 0, sizeof(q->cm_req));
 	if (!qid) {
 		q->depth = 0;
@@ -846,11 +861,15 @@ int rbdi_connect(struct rbdi_session *sess)
 	 * configuration cannot change while the session is enabled.
 	 */
 	if (!sess->queues) {
-		sess->queues = kcalloc(sess->opts.nr_queues + 1,
+		sess->queues = kcalloc(sess->opts.nr_queues +
+				       sess->opts.nr_poll_queues + 1,
 				       sizeof(*sess->queues), GFP_KERNEL);
 		if (!sess->queues)
 			return -ENOMEM;
-		sess->queues_alloc = sess->opts.nr_queues + 1;
+		sess->queues_alloc = sess->opts.nr_queues +
+				     sess->opts.nr_poll_queues + 1;
+		for (i = 0; i < sess->queues_alloc; i++)
+			spin_lock_init(&sess->queues[i].poll_lock);
 	}
 	sess->nr_queues = 0;
 	sess->nop_pending = false;

@@ -393,6 +393,11 @@ static int rbdi_sess_check_config(struct rbdi_session *sess)
 		}
 	}
 
+	if (o->nr_queues + o->nr_poll_queues > RBDI_MAX_QUEUES) {
+		rbdi_sess_err(sess, "cannot enable: nr_queues (%u) plus nr_poll_queues (%u) exceed %u\n",
+			      o->nr_queues, o->nr_poll_queues, RBDI_MAX_QUEUES);
+		return -EINVAL;
+	}
 	if (o->ctrl_loss_tmo >= 0 && o->fast_io_fail_tmo > o->ctrl_loss_tmo) {
 		rbdi_sess_err(sess, "cannot enable: fast_io_fail_tmo (%d) exceeds ctrl_loss_tmo (%d); use -1 or a smaller value\n",
 			      o->fast_io_fail_tmo, o->ctrl_loss_tmo);

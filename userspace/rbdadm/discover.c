@@ -245,7 +245,12 @@ static int conn_open(struct conn *c, const char *addr, unsigned int port,
 	param.retry_count = 7;
 	param.rnr_retry_count = 7;
 	if (rdma_connect(c->id, &param)) {
-		err("discover: cannot connect to %s: %s", portal, strerror(errno));
+		/* iWARP connects at once; a closed port is refused here. */
+		if (errno == ECONNREFUSED)
+			err("discover: no rbd target listening at %s (connection refused)",
+			    portal);
+		else
+			err("discover: address unreachable: %s (%s)", portal, strerror(errno));
 		goto fail;
 	}
 	ev = cm_event(c, 2 * DISC_TIMEOUT_MS);

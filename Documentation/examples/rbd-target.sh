@@ -14,6 +14,8 @@
 #   FILE       backing file       (/var/lib/rbd/disk1.img)
 #   SIZE_MB    its size in MiB    (1024)
 #   BLOCK_SIZE logical block size (512; or 4096)
+#   SERIAL     unit serial number (a new UUID): without one LIO reports no
+#              VPD pages and no NAA designator (no wwid, no by-id link)
 set -eu
 
 TARGET=${TARGET:-iqn.2026-12.org.example:disk1}
@@ -22,6 +24,7 @@ INITIATOR=${INITIATOR:-iqn.2026-12.org.example:host1}
 FILE=${FILE:-/var/lib/rbd/disk1.img}
 SIZE_MB=${SIZE_MB:-1024}
 BLOCK_SIZE=${BLOCK_SIZE:-512}
+SERIAL=${SERIAL:-$(cat /proc/sys/kernel/random/uuid)}
 
 CFS=/sys/kernel/config
 LIO=$CFS/target
@@ -43,6 +46,8 @@ setup() {
 	echo "fd_dev_name=$FILE,fd_dev_size=$((SIZE_MB * 1024 * 1024))" > $BS/control
 	echo 1 > $BS/enable
 	echo "$BLOCK_SIZE" > $BS/attrib/block_size
+	# The serial can be set only while no LUN exports the backstore.
+	echo "$SERIAL" > $BS/wwn/vpd_unit_serial
 
 	# 2. The target and its portal group.
 	mkdir -p $LIO/rbd

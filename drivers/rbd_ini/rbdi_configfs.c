@@ -32,6 +32,9 @@
  *   state             read-only: offline, connecting, live, reconnecting,
  *                     deleting
  *   device            read-only: block device name, empty while none
+ *   granted_*         read-only: what the target granted (nr_queues,
+ *                     nr_poll_queues, queue_depth, max_io_size,
+ *                     inline_data_size, imm_read_size); 0 while no disk
  *
  * There is deliberately no default for initiator. Reading
  * /etc/rbd/initiatorname is policy, and the kernel would have to read it
@@ -466,6 +469,32 @@ static ssize_t rbdi_sess_device_show(struct config_item *item, char *page)
 
 CONFIGFS_ATTR_RO(rbdi_sess_, device);
 
+/*
+ * What the target granted at the login that created the disk; a
+ * reconnect must get the same grant. 0 while there is no disk.
+ */
+#define RBDI_SESS_GRANT_ATTR(_name, _expr)				\
+static ssize_t rbdi_sess_granted_##_name##_show(struct config_item *item, \
+						 char *page)		\
+{									\
+	struct rbdi_session *sess = to_rbdi_sess(item);			\
+	const struct rbd_login_rsp *g __maybe_unused = &sess->tag_rsp;	\
+	unsigned long long v;						\
+									\
+	mutex_lock(&sess->lock);					\
+	v = sess->disk_added ? (_expr) : 0;				\
+	mutex_unlock(&sess->lock);					\
+	return sysfs_emit(page, "%llu\n", v);				\
+}									\
+CONFIGFS_ATTR_RO(rbdi_sess_, granted_##_name)
+
+RBDI_SESS_GRANT_ATTR(nr_queues, le16_to_cpu(g->nr_queues));
+RBDI_SESS_GRANT_ATTR(nr_poll_queues, sess->nr_poll);
+RBDI_SESS_GRANT_ATTR(queue_depth, le16_to_cpu(g->queue_depth));
+RBDI_SESS_GRANT_ATTR(max_io_size, le32_to_cpu(g->max_io_bytes));
+RBDI_SESS_GRANT_ATTR(inline_data_size, le32_to_cpu(g->inline_write_size));
+RBDI_SESS_GRANT_ATTR(imm_read_size, le32_to_cpu(g->imm_read_size));
+
 static ssize_t rbdi_sess_last_error_show(struct config_item *item, char *page)
 {
 	struct rbdi_session *sess = to_rbdi_sess(item);
@@ -501,6 +530,12 @@ static struct configfs_attribute *rbdi_sess_attrs[] = {
 	&rbdi_sess_attr_enable,
 	&rbdi_sess_attr_state,
 	&rbdi_sess_attr_device,
+	&rbdi_sess_attr_granted_nr_queues,
+	&rbdi_sess_attr_granted_nr_poll_queues,
+	&rbdi_sess_attr_granted_queue_depth,
+	&rbdi_sess_attr_granted_max_io_size,
+	&rbdi_sess_attr_granted_inline_data_size,
+	&rbdi_sess_attr_granted_imm_read_size,
 	NULL,
 };
 

@@ -6,12 +6,14 @@
 # Build the tiny initramfs the test guests boot with: a static busybox and
 # the modules needed to mount the host's root over virtio-9p with a tmpfs
 # overlay on top. /init then switch_roots into that overlay and runs the
-# script named by rbd.init= on the kernel command line.
+# script named by rbd.init= on the kernel command line. MODDIR (default
+# /lib/modules/KVER) is the kernel's module tree; modules built into the
+# kernel are skipped.
 set -euo pipefail
 
 kver=$1
 out=$2
-moddir=/lib/modules/$kver
+moddir=${3:-/lib/modules/$kver}
 [ -d "$moddir" ] || { echo "mkinitramfs: no modules for $kver in $moddir" >&2; exit 1; }
 [ -x /bin/busybox ] || { echo "mkinitramfs: busybox-static is not installed" >&2; exit 1; }
 

@@ -24,6 +24,9 @@
  *   logout                      LOGOUT
  *   hostile                     every malformed capsule of protocol.rst,
  *                               each on a fresh session; reports answers
+ *   discover-check              DISCOVER before LOGIN: a malformed one, entry
+ *                               0, an index past the end, LOGIN on the same
+ *                               queue, a DISCOVER after LOGIN (disconnects)
  *
  * Exit status: 0 success; 1 usage or local error; 2 connection or login
  * refused; 3 disconnected by the target or protocol error; 4 SCSI error
@@ -533,11 +536,13 @@ static int session_open(int nqueues)
 	int ret, i, n;
 	uint16_t status;
 
-	fill_cm_req(&cr, 0, 0, g.features, 0);
-	ret = queue_connect(&g.q[0], &cr, RBD_CTRL_CAPSULE_MAX, RBD_CTRL_SLOTS,
-			    0);
-	if (ret)
-		return ret;
+	if (!g.q[0].id) {	/* else connected by discover-check */
+		fill_cm_req(&cr, 0, 0, g.features, 0);
+		ret = queue_connect(&g.q[0], &cr, RBD_CTRL_CAPSULE_MAX,
+				    RBD_CTRL_SLOTS, 0);
+		if (ret)
+			return ret;
+	}
 
 	memset(req, 0, sizeof(*req));
 	fill_hdr(&req->hdr, RBD_OP_LOGIN, sizeof(*req),
@@ -1470,6 +1475,85 @@ static int hostile_ctrl(const char *name, bool before_login)
 	return EX_HOSTILE;
 }
 
+/* One DISCOVER on queue 0; returns the checked response's status or < 0. */
+static int discover_one(uint32_t index, bool reserved,
+			struct rbd_discover_rsp *rsp)
+{
+	struct rbd_discover_req req;
+	uint8_t buf[RBD_CTRL_CAPSULE_MAX];
+	enum rbd_check c;
+	int n;
+
+	memset(&req, 0, sizeof(req));
+	fill_hdr(&req.hdr, RBD_OP_DISCOVER, sizeof(req),
+		 next_tag(&g.q[0], RBD_CTRL_SLOTS));
+	req.index = rbd_cpu_to_le32(index);
+	req.reserved = rbd_cpu_to_le32(reserved);
+	snprintf(req.initiator_name, sizeof(req.initiator_name), "%s",
+		 g.initiator);
+	n = ctrl_request(&g.q[0], &req, sizeof(req), buf, sizeof(buf));
+	if (n < 0)
+		return n;	/* -1 disconnected, -2 no answer in time */
+	c = rbd_check_discover_rsp(buf, n, &req);
+	if (c) {
+		printf("discover: malformed DISCOVER_RSP: %s\n", rbd_check_str(c));
+		return -1;
+	}
+	memcpy(rsp, buf, sizeof(*rsp));
+	return rbd_le16(rsp->status);
+}
+
+/*
+ * discover-check: DISCOVER before LOGIN (protocol.rst, 12. Discovery).
+ * A malformed request is answered BAD_REQUEST and the connection stays;
+ * entry 0 is listed; an index past the end is BAD_REQUEST; LOGIN then
+ * works on the same queue 0; a DISCOVER after LOGIN is a violation.
+ */
+static int cmd_discover_check(void)
+{
+	struct rbd_discover_rsp rsp;
+	struct rbd_cm_req cr;
+	uint32_t nr;
+	int st, ret;
+
+	fill_cm_req(&cr, 0, 0, g.features, 0);
+	ret = queue_connect(&g.q[0], &cr, RBD_CTRL_CAPSULE_MAX, RBD_CTRL_SLOTS,
+			    0);
+	if (ret)
+		return ret;
+	st = discover_one(0, true, &rsp);
+	if (st != RBD_REJ_BAD_REQUEST) {
+		printf("discover: reserved field: status %d, not BAD_REQUEST\n", st);
+		return EX_HOSTILE;
+	}
+	st = discover_one(0, false, &rsp);
+	if (st) {
+		printf("discover: entry 0: %s\n",
+		       st < 0 ? "no answer" : rbd_reject_str(st));
+		return st < 0 ? EX_DISC : EX_REFUSED;
+	}
+	nr = rbd_le32(rsp.nr_entries);
+	printf("discover: entry 0 of %u: %s tpgt %u, %u LUNs from %llu\n", nr,
+	       rsp.target_name, rbd_le16(rsp.tpgt), rbd_le16(rsp.nr_luns),
+	       (unsigned long long)rbd_le64(rsp.luns[0]));
+	st = discover_one(nr, false, &rsp);
+	if (st != RBD_REJ_BAD_REQUEST || rbd_le32(rsp.nr_entries) != nr) {
+		printf("discover: index %u: status %d, not BAD_REQUEST\n", nr, st);
+		return EX_HOSTILE;
+	}
+	ret = session_open(1);
+	if (ret)
+		return ret;
+	printf("discover: login after discovery: ok\n");
+	st = discover_one(0, false, &rsp);
+	if (st != -1) {
+		printf("discover: after LOGIN: status %d, not a disconnect\n", st);
+		return EX_HOSTILE;
+	}
+	printf("discover: after LOGIN: disconnected\n");
+	return 0;
+}
+
 static int cmd_hostile(void)
 {
 	struct rbd_cm_req cr;
@@ -1540,7 +1624,8 @@ static void usage(void)
 		"                  [-Q NQUEUES] [-d DEPTH] [-v] COMMAND...\n"
 		"commands: login inquiry readcap write LBA FILE [MODE]\n"
 		"          read LBA NBLK FILE [MODE] verify LBA NBLK io SECONDS\n"
-		"          nop tmf FUNCTION abort reset N logout hostile\n");
+		"          nop tmf FUNCTION abort reset N logout hostile\n"
+		"          discover-check\n");
 	exit(EX_USAGE);
 }
 
@@ -1595,6 +1680,10 @@ int main(int argc, char **argv)
 
 	if (!strcmp(argv[optind], "hostile"))
 		return cmd_hostile();
+	if (!strcmp(argv[optind], "discover-check")) {
+		ret = cmd_discover_check();
+		goto out;
+	}
 
 	ret = session_open(g.nqueues);
 	if (ret)

@@ -46,7 +46,10 @@ def main():
         ctl = os.open("/proc/self/make-it-fail", os.O_WRONLY)
         arm, disarm = b"1", b"0"
     elif mode.startswith("nth:"):
-        ctl = os.open("/proc/thread-self/fail-nth", os.O_RDWR)
+        ctl = os.open("/proc/thread-self/fail-nth", os.O_WRONLY)
+        # Read back through a second descriptor opened now: the file
+        # cannot seek, and opening it later would itself count.
+        ctl_r = os.open("/proc/thread-self/fail-nth", os.O_RDONLY)
         arm, disarm = mode[4:].encode(), b"0"
     else:
         sys.exit("inject.py: unknown mode " + mode)
@@ -66,8 +69,7 @@ def main():
         res = "err " + errno.errorcode.get(e.errno, str(e.errno))
     left = None
     if mode != "all":
-        os.lseek(ctl, 0, os.SEEK_SET)
-        left = int(os.read(ctl, 32).strip() or b"0")
+        left = int(os.read(ctl_r, 32).strip() or b"0")
     os.write(ctl, disarm)
     if left is not None:
         res += " unconsumed" if left else " consumed"

@@ -492,6 +492,7 @@ int rbdt_parse_u16(const char *s, u16 *res);
 /* rbdt_configfs.c */
 extern struct configfs_attribute *rbdt_fabric_attrs[];
 extern struct configfs_attribute *rbdt_tpg_attrib_attrs[];
+extern struct configfs_attribute *rbdt_nacl_attrs[];
 
 struct se_wwn *rbdt_make_wwn(struct target_fabric_configfs *tf,
 			     struct config_group *group, const char *name);
@@ -531,6 +532,7 @@ bool rbdt_queue_post_recv(struct rbdt_queue *q, struct rbdt_recv *r);
 int rbdt_queue_post_send(struct rbdt_queue *q, struct ib_send_wr *wr);
 void rbdt_tpg_close_sessions(struct rbdt_tpg *tpg);
 void rbdt_close_session(struct se_session *se_sess);
+ssize_t rbdt_nacl_info(struct se_node_acl *se_nacl, char *page);
 void rbdt_session_cmd_done(struct rbdt_session *sess);
 void rbdt_tmr_respond(struct se_cmd *se_cmd, bool aborted);
 void rbdt_tmr_free(struct se_cmd *se_cmd);

@@ -489,6 +489,18 @@ CONFIGFS_ATTR(rbdt_tpg_attrib_, inline_data_size);
 RBDT_TPG_ATTRIB_U32(imm_read_size, 0, SZ_16K, 0);
 CONFIGFS_ATTR(rbdt_tpg_attrib_, imm_read_size);
 
+/* acls/<initiator>/info: the initiator's live sessions. */
+static ssize_t rbdt_nacl_info_show(struct config_item *item, char *page)
+{
+	return rbdt_nacl_info(acl_to_nacl(item), page);
+}
+CONFIGFS_ATTR_RO(rbdt_nacl_, info);
+
+struct configfs_attribute *rbdt_nacl_attrs[] = {
+	&rbdt_nacl_attr_info,
+	NULL,
+};
+
 struct configfs_attribute *rbdt_tpg_attrib_attrs[] = {
 	&rbdt_tpg_attrib_attr_generate_node_acls,
 	&rbdt_tpg_attrib_attr_demo_mode_write_protect,

@@ -1348,6 +1348,49 @@ int rbdt_queue_cm_event(struct rdma_cm_id *cm_id, struct rdma_cm_event *event)
 
 /* Sessions */
 
+/**
+ * rbdt_nacl_info() - the ACL's info attribute: its live sessions
+ * @se_nacl: An explicit ACL.
+ * @page: The configfs page.
+ *
+ * Return: the bytes written, one line per session.
+ */
+ssize_t rbdt_nacl_info(struct se_node_acl *se_nacl, char *page)
+{
+	struct rbdt_tpg *tpg = to_rbdt_tpg(se_nacl->se_tpg);
+	struct rbdt_session *sess;
+	ssize_t len = 0;
+	unsigned long flags;
+	u32 inflight;
+
+	mutex_lock(&tpg->lock);
+	list_for_each_entry(sess, &tpg->sess_list, tpg_entry) {
+		const struct rbd_login_rsp *g = &sess->login;
+
+		if (sess->se_sess->se_node_acl != se_nacl)
+			continue;
+		spin_lock_irqsave(&sess->lock, flags);
+		inflight = sess->inflight;
+		spin_unlock_irqrestore(&sess->lock, flags);
+		len += sysfs_emit_at(page, len,
+				     "session %016llx from %pISpc: LUN %llu, %u queues of depth %u, max_io %u, inline %u, imm %u, keep-alive %u ms, %u commands in flight%s\n",
+				     sess->handle, &sess->queues[0]->peer,
+				     sess->lun, sess->nr_queues,
+				     le16_to_cpu(g->queue_depth),
+				     le32_to_cpu(g->max_io_bytes),
+				     le32_to_cpu(g->inline_write_size),
+				     le32_to_cpu(g->imm_read_size),
+				     le32_to_cpu(g->keepalive_ms), inflight,
+				     sess->state == RBDT_SESS_DYING ?
+				     " (closing)" : "");
+	}
+	mutex_unlock(&tpg->lock);
+	if (!len)
+		len = sysfs_emit(page, "no session of %s\n",
+				 se_nacl->initiatorname);
+	return len;
+}
+
 /* Commands of @sess that LIO or the wire still hold, for a stuck teardown. */
 static void rbdt_session_dump_cmds(struct rbdt_session *sess,
 				   struct rbdt_queue **queues)

@@ -145,6 +145,7 @@ static const struct target_core_fabric_ops rbdt_fabric_ops = {
 
 	.tfc_wwn_attrs				= rbdt_fabric_attrs,
 	.tfc_tpg_attrib_attrs			= rbdt_tpg_attrib_attrs,
+	.tfc_tpg_nacl_base_attrs		= rbdt_nacl_attrs,
 };
 
 static int __init rbdt_init(void)

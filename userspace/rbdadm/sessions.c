@@ -52,9 +52,13 @@ static const struct field list_fields[] = {
 	{ "trsvcid",     "port",        "Port:",        true },
 	{ "initiator",   "initiator",   "Initiator:",   false },
 	{ "state",       "state",       "State:",       false },
-	{ "nr_queues",   "queues",      "Queues:",      true },
-	{ "queue_depth", "queue_depth", "Queue depth:", true },
-	{ "max_io_size", "max_io",      "Max I/O:",     true },
+	/* What the target granted; 0 while the session has no disk. */
+	{ "granted_nr_queues",        "queues",      "Queues:",      true },
+	{ "granted_nr_poll_queues",   "poll_queues", "Poll queues:", true },
+	{ "granted_queue_depth",      "queue_depth", "Queue depth:", true },
+	{ "granted_max_io_size",      "max_io",      "Max I/O:",     true },
+	{ "granted_inline_data_size", "inline",      "Inline data:", true },
+	{ "granted_imm_read_size",    "imm_read",    "Imm. read:",   true },
 };
 
 static int name_cmp(const struct dirent **a, const struct dirent **b)

@@ -861,13 +861,11 @@ int rbdi_connect(struct rbdi_session *sess)
 	 * configuration cannot change while the session is enabled.
 	 */
 	if (!sess->queues) {
-		sess->queues = kcalloc(sess->opts.nr_queues +
-				       sess->opts.nr_poll_queues + 1,
-				       sizeof(*sess->queues), GFP_KERNEL);
+		i = sess->opts.nr_queues + sess->opts.nr_poll_queues + 1;
+		sess->queues = kcalloc(i, sizeof(*sess->queues), GFP_KERNEL);
 		if (!sess->queues)
 			return -ENOMEM;
-		sess->queues_alloc = sess->opts.nr_queues +
-				     sess->opts.nr_poll_queues + 1;
+		sess->queues_alloc = i;
 		for (i = 0; i < sess->queues_alloc; i++)
 			spin_lock_init(&sess->queues[i].poll_lock);
 	}

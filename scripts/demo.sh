@@ -3,9 +3,10 @@
 #
 # The README's demo command: on a fresh Debian 12 machine, install what is
 # missing, build everything, boot the test guest (QEMU, Debian's kernel,
-# Soft-RoCE) and run tests/demo/001 in it: export a file with LIO, discover
-# and log in with rbdadm, sg_inq/sg_readcap/sg_vpd on /dev/rbdi0, a fio
-# verify job, rbdadm stats, log out. Its transcript is shown as it runs.
+# Soft-RoCE) and run tests/demo/001 in it: targetcli exports a fileio and
+# a block LUN, rbdadm discovers and logs in to both, sg_inq/sg_readcap/
+# sg_vpd and a fio verify job on each device, rbdadm stats, a summary
+# table, log out. Its transcript is shown as it runs.
 # Exit status is non-zero if any step failed.
 #
 # RBD_TRANSPORTS=siw scripts/demo.sh runs it on soft-iWARP instead.

@@ -247,6 +247,7 @@ struct rbdt_rw {
  * @rw_dir: DMA direction of @rw.
  * @sgl: Scatterlist split at descriptor boundaries.
  * @rdma_wrs: Send queue slots taken by the RDMA work requests.
+ * @read_ops: RDMA READs posted for the write data and not completed.
  * @read_cqe: Completion of the RDMA READs.
  * @send_cqe: Completion of the response SEND.
  * @send_wr: Response SEND.
@@ -287,6 +288,7 @@ struct rbdt_cmd {
 	enum dma_data_direction rw_dir;
 	struct scatterlist *sgl;
 	u32 rdma_wrs;
+	u32 read_ops;
 	struct ib_cqe read_cqe;
 	struct ib_cqe send_cqe;
 	struct ib_send_wr send_wr;
@@ -326,12 +328,33 @@ struct rbdt_tmr {
 	bool responded;
 };
 
+/* Work completions rbdt_cq_work() takes from a CQ at a time. */
+#define RBDT_CQ_BATCH	16
+
+/**
+ * struct rbdt_cq - a completion queue polled by rbdt (rbdt_cq.c)
+ * @cq: The CQ.
+ * @work: Polls @cq; queued by its completion event.
+ * @waits: Times the poller found @cq empty, re-armed it and waited for
+ *	the next event. Written by @work only.
+ * @max_polled: Most completions one run of @work handled. Written by
+ *	@work only.
+ * @wc: Work completions of the current batch.
+ */
+struct rbdt_cq {
+	struct ib_cq *cq;
+	struct work_struct work;
+	u64 waits;
+	u32 max_polled;
+	struct ib_wc wc[RBDT_CQ_BATCH];
+};
+
 /**
  * struct rbdt_queue - one rdma_cm connection (queue pair) of a session
  * @cm_id: The connection's id.
  * @dev: Its RDMA device (referenced).
- * @cq: Completion queue from the pool.
- * @cq_size: Entries taken from the pool.
+ * @rcq: Receive completion queue.
+ * @scq: Send completion queue (responses, RDMA READs, control sends).
  * @qp: The queue pair.
  * @port_num: Port of @cm_id, for rdma_rw.
  * @qid: Queue id: 0 control queue, 1..nr_queues I/O.
@@ -346,6 +369,8 @@ struct rbdt_tmr {
  * @sess: The session, NULL on a queue 0 before login. Set once.
  * @sq_rdma_avail: Send queue slots free for RDMA work requests.
  * @sq_rdma_total: Send queue slots for RDMA work requests in all.
+ * @ord: RDMA READs the connection may have in flight (initiator depth).
+ * @reads_inflight: RDMA READs posted and not completed.
  * @ctrl_sends: Control responses posted and not completed.
  * @nr_recv: Entries in @recv.
  * @recv: Receive buffers.
@@ -362,8 +387,8 @@ struct rbdt_tmr {
 struct rbdt_queue {
 	struct rdma_cm_id *cm_id;
 	struct rbdt_device *dev;
-	struct ib_cq *cq;
-	u32 cq_size;
+	struct rbdt_cq rcq;
+	struct rbdt_cq scq;
 	struct ib_qp *qp;
 	u32 port_num;
 	u16 qid;
@@ -377,6 +402,8 @@ struct rbdt_queue {
 	struct rbdt_session *sess;
 	atomic_t sq_rdma_avail;
 	u32 sq_rdma_total;
+	u8 ord;
+	atomic_t reads_inflight;
 	atomic_t ctrl_sends;
 	u32 nr_recv;
 	struct rbdt_recv *recv;
@@ -404,10 +431,13 @@ static inline struct rbdt_queue *cq_to_q(struct ib_wc *wc)
  * @immd_writes: Inline writes.
  * @immd_reads: Immediate reads.
  * @stall_sq_full: Commands deferred for lack of send queue slots.
+ * @stall_ordq_full: RDMA READs posted while the queue already had as many
+ *	in flight as its initiator depth allows; the adapter held them back.
  * @max_outstanding_reqs: Highest number of commands outstanding.
  * @bytes_in: Bytes written by the initiator.
  * @bytes_out: Bytes read by the initiator.
  * @errors: Refused capsules and failed transfers.
+ * @tmfs: Task management requests received.
  */
 struct rbdt_stats {
 	atomic64_t reqs_started;
@@ -415,6 +445,7 @@ struct rbdt_stats {
 	atomic64_t immd_writes;
 	atomic64_t immd_reads;
 	atomic64_t stall_sq_full;
+	atomic64_t stall_ordq_full;
 	atomic64_t max_outstanding_reqs;
 	atomic64_t bytes_in;
 	atomic64_t bytes_out;
@@ -488,6 +519,13 @@ extern struct workqueue_struct *rbdt_wq;
 extern struct dentry *rbdt_debugfs_root;
 
 int rbdt_parse_u16(const char *s, u16 *res);
+
+/* rbdt_cq.c */
+int rbdt_cq_create(struct rbdt_cq *rcq, struct ib_device *dev, u32 nr_cqe,
+		   int vector);
+void rbdt_cq_destroy(struct rbdt_cq *rcq);
+int rbdt_cq_init(void);
+void rbdt_cq_exit(void);
 
 /* rbdt_configfs.c */
 extern struct configfs_attribute *rbdt_fabric_attrs[];

@@ -284,6 +284,30 @@ static void rbdt_login_fail(struct rbdt_queue *q, u32 slot, __le64 tag,
 	rbdt_ctrl_send(q, slot, sizeof(*rsp), r);
 }
 
+/* The CQ counters of @sess's queues: waits summed, batch maxima. */
+static void rbdt_stats_show_cqs(struct seq_file *m, struct rbdt_session *sess)
+{
+	u32 max_r = 0, max_s = 0;
+	unsigned long flags;
+	u64 waits = 0;
+	int i;
+
+	spin_lock_irqsave(&rbdt_sess_lock, flags);
+	for (i = 0; i <= sess->nr_queues; i++) {
+		struct rbdt_queue *q = sess->queues[i];
+
+		if (!q)
+			continue;
+		waits += READ_ONCE(q->rcq.waits) + READ_ONCE(q->scq.waits);
+		max_r = max(max_r, READ_ONCE(q->rcq.max_polled));
+		max_s = max(max_s, READ_ONCE(q->scq.max_polled));
+	}
+	spin_unlock_irqrestore(&rbdt_sess_lock, flags);
+	seq_printf(m, "cq_waits: %llu\n", waits);
+	seq_printf(m, "max_rcq_polled: %u\n", max_r);
+	seq_printf(m, "max_scq_polled: %u\n", max_s);
+}
+
 static int rbdt_stats_show(struct seq_file *m, void *v)
 {
 	struct rbdt_session *sess = m->private;
@@ -297,8 +321,11 @@ static int rbdt_stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "immd_reads: %lld\n", atomic64_read(&st->immd_reads));
 	seq_printf(m, "stall_sq_full: %lld\n",
 		   atomic64_read(&st->stall_sq_full));
+	seq_printf(m, "stall_ordq_full: %lld\n",
+		   atomic64_read(&st->stall_ordq_full));
 	seq_printf(m, "max_outstanding_reqs: %lld\n",
 		   atomic64_read(&st->max_outstanding_reqs));
+	rbdt_stats_show_cqs(m, sess);
 	seq_printf(m, "bytes_in: %lld\n", atomic64_read(&st->bytes_in));
 	seq_printf(m, "bytes_out: %lld\n", atomic64_read(&st->bytes_out));
 	seq_printf(m, "errors: %lld\n", atomic64_read(&st->errors));
@@ -999,8 +1026,8 @@ static void rbdt_queue_destroy(struct rbdt_queue *q)
 		rdma_destroy_id(q->cm_id);
 	if (q->qp)
 		ib_destroy_qp(q->qp);
-	if (q->cq)
-		ib_cq_pool_put(q->cq, q->cq_size);
+	rbdt_cq_destroy(&q->scq);
+	rbdt_cq_destroy(&q->rcq);
 	rbdt_queue_free_bufs(q);
 	rbdt_device_put(q->dev);
 	kfree(q);
@@ -1105,24 +1132,25 @@ static int rbdt_queue_create_ib(struct rbdt_queue *q, u16 max_desc)
 	int vector, ret;
 	s32 avail;
 
-	/*
-	 * Receives, a response and an RDMA READ completion per command slot,
-	 * control responses (see rbdt_ctrl_claim()), drain.
-	 */
-	q->cq_size = q->nr_recv + 2 * q->depth + 2 * RBD_CTRL_SLOTS + 2;
 	vector = ib_dev->num_comp_vectors ?
 		 q->qid % ib_dev->num_comp_vectors : 0;
-	q->cq = ib_cq_pool_get(ib_dev, q->cq_size, vector, IB_POLL_WORKQUEUE);
-	if (IS_ERR(q->cq)) {
-		ret = PTR_ERR(q->cq);
-		q->cq = NULL;
+	/* Receives and the drain. */
+	ret = rbdt_cq_create(&q->rcq, ib_dev, q->nr_recv + 1, vector);
+	if (ret)
 		return ret;
-	}
+	/*
+	 * A response and an RDMA READ completion per command slot, control
+	 * responses (see rbdt_ctrl_claim()), the drain.
+	 */
+	ret = rbdt_cq_create(&q->scq, ib_dev,
+			     2 * q->depth + 2 * RBD_CTRL_SLOTS + 1, vector);
+	if (ret)
+		return ret;
 
 	attr.event_handler = rbdt_qp_event;
 	attr.qp_context = q;
-	attr.send_cq = q->cq;
-	attr.recv_cq = q->cq;
+	attr.send_cq = q->scq.cq;
+	attr.recv_cq = q->rcq.cq;
 	attr.sq_sig_type = IB_SIGNAL_REQ_WR;
 	attr.qp_type = IB_QPT_RC;
 	attr.port_num = q->cm_id->port_num;
@@ -1279,6 +1307,7 @@ int rbdt_connect_request(struct rdma_cm_id *cm_id, struct rdma_cm_event *event)
 	param.private_data_len = sizeof(rep);
 	param.initiator_depth = min_t(u8, cp->initiator_depth,
 				      cm_id->device->attrs.max_qp_init_rd_atom);
+	q->ord = param.initiator_depth;
 	param.responder_resources = 0;
 	param.rnr_retry_count = 7;
 	param.flow_control = 1;

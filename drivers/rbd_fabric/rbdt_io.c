@@ -504,9 +504,33 @@ void rbdt_cmd_send_done(struct ib_cq *cq, struct ib_wc *wc)
 		rbdt_cmd_send_finish(cmd, wc->status);
 }
 
+/*
+ * Count the RDMA READs @cmd is about to post. The adapter keeps at most
+ * the connection's initiator depth (ORD) of them in flight and holds the
+ * rest back; count when that happens.
+ */
+static void rbdt_reads_get(struct rbdt_cmd *cmd)
+{
+	struct rbdt_queue *q = cmd->q;
+	u32 i, ops = 0;
+
+	for (i = 0; i < cmd->nr_rw; i++)
+		ops += cmd->rw[i].ctx.nr_ops;
+	cmd->read_ops = ops;
+	if (atomic_add_return(ops, &q->reads_inflight) > q->ord)
+		atomic64_inc(&q->sess->stats.stall_ordq_full);
+}
+
+static void rbdt_reads_put(struct rbdt_cmd *cmd)
+{
+	atomic_sub(cmd->read_ops, &cmd->q->reads_inflight);
+	cmd->read_ops = 0;
+}
+
 /* The RDMA READs of @cmd completed, the last one with @status. */
 static void rbdt_read_finish(struct rbdt_cmd *cmd, enum ib_wc_status status)
 {
+	rbdt_reads_put(cmd);
 	rbdt_sq_release(cmd);
 	rbdt_rw_destroy(cmd);
 	if (status != IB_WC_SUCCESS) {
@@ -609,10 +633,12 @@ int rbdt_write_pending(struct se_cmd *se_cmd)
 	for (i = cmd->nr_rw - 1; i >= 0; i--)
 		first = rdma_rw_ctx_wrs(&cmd->rw[i].ctx, q->qp, q->port_num,
 					first ? NULL : &cmd->read_cqe, first);
+	rbdt_reads_get(cmd);
 	set_bit(RBDT_WR_READ, &cmd->wr_pending);
 	ret = rbdt_queue_post_send(q, first);
 	if (ret) {
 		clear_bit(RBDT_WR_READ, &cmd->wr_pending);
+		rbdt_reads_put(cmd);
 		/* Nothing or a flushed part posted; fail the command. */
 		if (ret != -ESHUTDOWN) {
 			rbdt_cmd_err(cmd, "posting RDMA READ failed (%d)\n", ret);

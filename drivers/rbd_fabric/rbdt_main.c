@@ -156,6 +156,10 @@ static int __init rbdt_init(void)
 	if (!rbdt_wq)
 		return -ENOMEM;
 
+	ret = rbdt_cq_init();
+	if (ret)
+		goto out_destroy_wq;
+
 	rbdt_debugfs_root = debugfs_create_dir(KBUILD_MODNAME, NULL);
 
 	/* Last: from here on, configfs can call into the module. */
@@ -179,6 +183,8 @@ out_unregister_template:
 	target_unregister_template(&rbdt_fabric_ops);
 out_remove_debugfs:
 	debugfs_remove(rbdt_debugfs_root);
+	rbdt_cq_exit();
+out_destroy_wq:
 	destroy_workqueue(rbdt_wq);
 	return ret;
 }
@@ -196,6 +202,7 @@ static void __exit rbdt_exit(void)
 	target_unregister_template(&rbdt_fabric_ops);
 	rbdt_cm_exit();
 	debugfs_remove(rbdt_debugfs_root);
+	rbdt_cq_exit();
 	destroy_workqueue(rbdt_wq);
 	pr_info("unloaded\n");
 }

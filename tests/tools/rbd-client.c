@@ -4,7 +4,10 @@
  * testing rbdt independently of the kernel initiator.
  *
  *   rbd-client -a ADDR [-s SRCADDR] -t TARGET -i INITIATOR [-l LUN] [-p PORT]
- *              [-Q NQUEUES] [-d DEPTH] COMMAND...
+ *              [-Q NQUEUES] [-d DEPTH] [-R RESPONDER] COMMAND...
+ *
+ * -R offers the target at most RESPONDER RDMA READs in flight per queue
+ * (the connection's responder resources; default the device's maximum).
  *
  * Commands run in order on one session (connect + LOGIN first):
  *   login                       print the grants
@@ -21,6 +24,9 @@
  *                               TMF response and the READ's status
  *   reset N                     N READs, then LUN RESET; reports the TMF
  *                               response and how the READs ended
+ *   stats                       print the target's debugfs counters of
+ *                               this session (client and target on one
+ *                               host), as "stats: name: value" lines
  *   logout                      LOGOUT
  *   hostile                     every malformed capsule of protocol.rst,
  *                               each on a fresh session; reports answers
@@ -85,6 +91,7 @@ static struct {
 	uint64_t lun;
 	int nqueues;
 	int depth;
+	int responder;	/* -R, or 0: the device's maximum */
 	uint64_t features;
 	int verbose;
 	struct rdma_event_channel *ech;
@@ -339,6 +346,8 @@ static int queue_connect(struct queue *q, const struct rbd_cm_req *req,
 	param.private_data = req;
 	param.private_data_len = sizeof(*req);
 	param.responder_resources = dattr.max_qp_rd_atom ? dattr.max_qp_rd_atom : 1;
+	if (g.responder && g.responder < param.responder_resources)
+		param.responder_resources = g.responder;
 	param.initiator_depth = 0;
 	param.retry_count = 7;
 	param.rnr_retry_count = 7;
@@ -1035,6 +1044,25 @@ static int cmd_nop(void)
 	return 0;
 }
 
+/* The target's counters of this session; see "Target statistics". */
+static int cmd_stats(void)
+{
+	char path[128], line[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/kernel/debug/rbdt/%016llx/stats",
+		 (unsigned long long)rbd_le64(g.grant.session_handle));
+	f = fopen(path, "r");
+	if (!f) {
+		fprintf(stderr, "%s: %s\n", path, strerror(errno));
+		return EX_USAGE;
+	}
+	while (fgets(line, sizeof(line), f))
+		printf("stats: %s", line);
+	fclose(f);
+	return 0;
+}
+
 static int tmf_response;
 
 static int tmf_request(uint8_t function, uint64_t ref_tag)
@@ -1621,10 +1649,10 @@ static void usage(void)
 {
 	fprintf(stderr,
 		"usage: rbd-client -a ADDR [-s SRCADDR] -t TARGET -i INITIATOR [-l LUN] [-p PORT]\n"
-		"                  [-Q NQUEUES] [-d DEPTH] [-v] COMMAND...\n"
+		"                  [-Q NQUEUES] [-d DEPTH] [-R RESPONDER] [-v] COMMAND...\n"
 		"commands: login inquiry readcap write LBA FILE [MODE]\n"
 		"          read LBA NBLK FILE [MODE] verify LBA NBLK io SECONDS\n"
-		"          nop tmf FUNCTION abort reset N logout hostile\n"
+		"          nop tmf FUNCTION abort reset N stats logout hostile\n"
 		"          discover-check\n");
 	exit(EX_USAGE);
 }
@@ -1634,7 +1662,7 @@ int main(int argc, char **argv)
 	int opt, i, ret = 0;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	while ((opt = getopt(argc, argv, "a:s:p:t:i:l:Q:d:v")) != -1) {
+	while ((opt = getopt(argc, argv, "a:s:p:t:i:l:Q:d:R:v")) != -1) {
 		switch (opt) {
 		case 'a':
 			g.addr = optarg;
@@ -1660,6 +1688,9 @@ int main(int argc, char **argv)
 		case 'd':
 			g.depth = atoi(optarg);
 			break;
+		case 'R':
+			g.responder = atoi(optarg);
+			break;
 		case 'v':
 			g.verbose++;
 			break;
@@ -1668,7 +1699,8 @@ int main(int argc, char **argv)
 		}
 	}
 	if (!g.addr || !g.target || !g.initiator || optind >= argc ||
-	    g.nqueues < 1 || g.nqueues > MAX_QUEUES - 1 || g.depth < 1)
+	    g.nqueues < 1 || g.nqueues > MAX_QUEUES - 1 || g.depth < 1 ||
+	    g.responder < 0 || g.responder > 255)
 		usage();
 
 	g.ech = rdma_create_event_channel();
@@ -1743,6 +1775,8 @@ int main(int argc, char **argv)
 		} else if (!strcmp(c, "tmf") && i + 1 < argc) {
 			ret = cmd_tmf(atoi(argv[i + 1]));
 			i++;
+		} else if (!strcmp(c, "stats")) {
+			ret = cmd_stats();
 		} else if (!strcmp(c, "logout")) {
 			ret = cmd_logout();
 		} else {

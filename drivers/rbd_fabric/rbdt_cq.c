@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rbdt: completion queues. Each queue has a receive CQ and a send CQ on
+ * the same completion vector, polled by rbdt itself rather than by the
+ * core's CQ pool, so that the statistics can say how the polling went:
+ * how often a CQ was found empty and rbdt waited for the next completion
+ * event (cq_waits), and the most completions one polling run handled
+ * (max_rcq_polled, max_scq_polled). Otherwise the poller does what
+ * ib_cq_poll_work() does: work completions are handed to their ib_cqe's
+ * done() in batches, a run that used up its budget is requeued, and a
+ * run that drained the CQ re-arms it and polls on if a completion slipped
+ * in meanwhile.
+ *
+ * The CQs are created with ib_create_cq(), so their poll context reads
+ * as IB_POLL_SOFTIRQ: ib_drain_qp() then waits for its drain completion,
+ * which the poller delivers like any other.
+ */
+
+#include <linux/kernel.h>
+#include <linux/workqueue.h>
+#include <rdma/ib_verbs.h>
+
+#include "rbdt.h"
+
+/* Completions handled per run before the work item yields the CPU. */
+#define RBDT_CQ_BUDGET	1024
+
+static struct workqueue_struct *rbdt_cq_wq;
+
+static void rbdt_cq_work(struct work_struct *work)
+{
+	struct rbdt_cq *rcq = container_of(work, struct rbdt_cq, work);
+	struct ib_cq *cq = rcq->cq;
+	u32 done = 0;
+	int n, i;
+
+	for (;;) {
+		n = ib_poll_cq(cq, RBDT_CQ_BATCH, rcq->wc);
+		for (i = 0; i < n; i++) {
+			struct ib_wc *wc = &rcq->wc[i];
+
+			if (wc->wr_cqe)
+				wc->wr_cqe->done(cq, wc);
+			else
+				WARN_ON_ONCE(wc->status == IB_WC_SUCCESS);
+		}
+		if (n > 0)
+			done += n;
+		if (n == RBDT_CQ_BATCH) {
+			if (done < RBDT_CQ_BUDGET)
+				continue;
+			/* Let others run; no event is needed to come back. */
+			queue_work(rbdt_cq_wq, &rcq->work);
+			break;
+		}
+		/* Empty: re-arm, and poll on if a completion came meanwhile. */
+		if (ib_req_notify_cq(cq, IB_CQ_NEXT_COMP |
+				     IB_CQ_REPORT_MISSED_EVENTS) > 0)
+			continue;
+		WRITE_ONCE(rcq->waits, rcq->waits + 1);
+		break;
+	}
+	if (done > rcq->max_polled)
+		WRITE_ONCE(rcq->max_polled, done);
+}
+
+/* Completion event; context: the provider's interrupt or softirq. */
+static void rbdt_cq_event(struct ib_cq *cq, void *ctx)
+{
+	struct rbdt_cq *rcq = ctx;
+
+	queue_work(rbdt_cq_wq, &rcq->work);
+}
+
+/**
+ * rbdt_cq_create() - create and arm a completion queue
+ * @rcq: Zeroed; receives the CQ.
+ * @dev: The RDMA device.
+ * @nr_cqe: Entries the CQ must hold.
+ * @vector: Completion vector.
+ *
+ * Return: 0 or a negative errno.
+ */
+int rbdt_cq_create(struct rbdt_cq *rcq, struct ib_device *dev, u32 nr_cqe,
+		   int vector)
+{
+	struct ib_cq_init_attr attr = {
+		.cqe = nr_cqe,
+		.comp_vector = vector,
+	};
+	struct ib_cq *cq;
+
+	if (nr_cqe > dev->attrs.max_cqe)
+		return -EINVAL;
+	INIT_WORK(&rcq->work, rbdt_cq_work);
+	cq = ib_create_cq(dev, rbdt_cq_event, NULL, rcq, &attr);
+	if (IS_ERR(cq))
+		return PTR_ERR(cq);
+	rcq->cq = cq;
+	ib_req_notify_cq(cq, IB_CQ_NEXT_COMP);
+	return 0;
+}
+
+/**
+ * rbdt_cq_destroy() - destroy a completion queue
+ * @rcq: The CQ; nothing may use it any more (its QP is destroyed).
+ *
+ * Context: Process.
+ */
+void rbdt_cq_destroy(struct rbdt_cq *rcq)
+{
+	if (!rcq->cq)
+		return;
+	/* No QP feeds it: once the poller is done, no event can come. */
+	cancel_work_sync(&rcq->work);
+	ib_destroy_cq(rcq->cq);
+	rcq->cq = NULL;
+}
+
+int __init rbdt_cq_init(void)
+{
+	rbdt_cq_wq = alloc_workqueue("rbdt_cq", WQ_HIGHPRI | WQ_MEM_RECLAIM,
+				     0);
+	return rbdt_cq_wq ? 0 : -ENOMEM;
+}
+
+void rbdt_cq_exit(void)
+{
+	destroy_workqueue(rbdt_cq_wq);
+}

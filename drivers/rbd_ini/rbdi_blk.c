@@ -615,6 +615,15 @@ static blk_status_t rbdi_scsi_sts(struct rbdi_session *sess,
 	case SAM_STAT_TASK_ABORTED:
 		*retry = true;
 		return BLK_STS_OK;
+	case SAM_STAT_RESERVATION_CONFLICT:
+		/*
+		 * As sd and nvme: BLK_STS_NEXUS (-EBADE), which is not a path
+		 * error, so dm-multipath does not fail the path over it.
+		 */
+		rbdi_sess_err_rl(sess, "%s: %s of %u bytes at %llu: reservation conflict\n",
+				 sess->disk_name, blk_op_str(req_op(rq)),
+				 req->data_len, blk_rq_pos(rq));
+		return BLK_STS_NEXUS;
 	case SAM_STAT_CHECK_CONDITION:
 		scsi_normalize_sense(req->sense, req->sense_len, &sshdr);
 		if (sshdr.sense_key == UNIT_ATTENTION) {

@@ -280,6 +280,14 @@ struct rbdi_lun_info {
  *	LBPRZ).
  * @debugfs: /sys/kernel/debug/rbdi/<name>/.
  * @stats: Counters.
+ * @rescan_work: Reads the capacity again after a UNIT ATTENTION
+ *	CAPACITY DATA HAS CHANGED; runs on rbdi_wq.
+ * @rescan_mutex: Serialises rescans (the work and the sysfs attribute).
+ * @rescan_on: @rescan_work may be queued: the disk is added and the
+ *	teardown has not begun. Written under @state_lock.
+ * @fault_capacity_ua: Test-only fault injection (debugfs
+ *	fault_capacity_ua): this many GOOD responses of reads and writes
+ *	are turned into UNIT ATTENTION CAPACITY DATA HAS CHANGED.
  */
 struct rbdi_session {
 	struct config_group group;
@@ -334,6 +342,10 @@ struct rbdi_session {
 	bool ws_unmap;
 	struct dentry *debugfs;
 	struct rbdi_stats stats;
+	struct work_struct rescan_work;
+	struct mutex rescan_mutex;	/* serialises rescans */
+	bool rescan_on;
+	atomic_t fault_capacity_ua;
 };
 
 /* Bits of &rbdi_queue.flags. */
@@ -543,6 +555,9 @@ void rbdi_blk_rsp(struct rbdi_queue *q, struct rbdi_rbuf *rb,
 int rbdi_blk_init(void);
 void rbdi_blk_exit(void);
 void rbdi_debugfs_add(struct rbdi_session *sess);
+int rbdi_blk_sess_init(struct rbdi_session *sess);
+void rbdi_blk_sess_free(struct rbdi_session *sess);
+void rbdi_blk_stop_rescan(struct rbdi_session *sess);
 
 /* rbdi_configfs.c */
 int rbdi_configfs_init(void);

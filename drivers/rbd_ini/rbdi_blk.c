@@ -24,7 +24,10 @@
  * sent as passthrough requests (REQ_OP_DRV_IN) through the same path;
  * SG_IO uses that path too. So do the identification (standard INQUIRY,
  * VPD pages 0x80 and 0x83, shown in /sys/block/rbdiN/rbd/) and the
- * provisioning limits (VPD pages 0xb0, 0xb1 and 0xb2).
+ * provisioning limits (VPD pages 0xb0, 0xb1 and 0xb2). READ CAPACITY(16)
+ * is sent again by a rescan (/sys/block/rbdiN/rbd/rescan, or a UNIT
+ * ATTENTION CAPACITY DATA HAS CHANGED on any command), which resizes the
+ * disk.
  *
  * Discard becomes UNMAP and write zeroes WRITE SAME(16), within the
  * limits of VPD page 0xb0. Their parameter data (the UNMAP block
@@ -658,10 +661,58 @@ static blk_status_t rbdi_scsi_sts(struct rbdi_session *sess,
 	}
 }
 
+/*
+ * Test-only fault injection, debugfs fault_capacity_ua: turn the GOOD
+ * response of a read or write into the UNIT ATTENTION CAPACITY DATA HAS
+ * CHANGED that LIO never sends, as if the target had sent it. The
+ * command did run; its retry runs it again.
+ */
+static void rbdi_inject_capacity_ua(struct rbdi_session *sess,
+				    struct request *rq)
+{
+	struct rbdi_request *req = blk_mq_rq_to_pdu(rq);
+
+	if (req->sts || req->status != SAM_STAT_GOOD ||
+	    (req_op(rq) != REQ_OP_READ && req_op(rq) != REQ_OP_WRITE) ||
+	    atomic_dec_if_positive(&sess->fault_capacity_ua) < 0)
+		return;
+	scsi_build_sense_buffer(0, req->sense, UNIT_ATTENTION, 0x2a, 0x09);
+	req->sense_len = 18;
+	req->status = SAM_STAT_CHECK_CONDITION;
+	rbdi_sess_info(sess, "%s: fault injection: UNIT ATTENTION 2A/09 for a %s\n",
+		       sess->disk_name, blk_op_str(req_op(rq)));
+}
+
+/*
+ * A UNIT ATTENTION CAPACITY DATA HAS CHANGED (2A/09), on any command,
+ * queues a rescan; the command itself is retried (or, through SG_IO,
+ * returned) like any UNIT ATTENTION.
+ */
+static void rbdi_check_capacity_ua(struct rbdi_session *sess,
+				   struct rbdi_request *req)
+{
+	struct scsi_sense_hdr sshdr;
+	unsigned long flags;
+	bool queued = false;
+
+	if (!scsi_normalize_sense(req->sense, req->sense_len, &sshdr) ||
+	    sshdr.sense_key != UNIT_ATTENTION || sshdr.asc != 0x2a ||
+	    sshdr.ascq != 0x09)
+		return;
+	spin_lock_irqsave(&sess->state_lock, flags);
+	if (sess->rescan_on)
+		queued = queue_work(rbdi_wq, &sess->rescan_work);
+	spin_unlock_irqrestore(&sess->state_lock, flags);
+	if (queued)
+		rbdi_sess_info(sess, "%s: the LUN reports CAPACITY DATA HAS CHANGED; rescanning\n",
+			       sess->disk_name);
+}
+
 static void rbdi_complete_rq(struct request *rq)
 {
 	struct rbdi_request *req = blk_mq_rq_to_pdu(rq);
-	blk_status_t sts = req->sts;
+	struct rbdi_session *sess = req->q->sess;
+	blk_status_t sts;
 	bool retry = false;
 
 	rbdi_unmap_data(req->q, req);
@@ -672,6 +723,11 @@ static void rbdi_complete_rq(struct request *rq)
 		blk_mq_requeue_request(rq, false);
 		return;
 	}
+	if (unlikely(atomic_read(&sess->fault_capacity_ua)))
+		rbdi_inject_capacity_ua(sess, rq);
+	sts = req->sts;
+	if (!sts && req->status == SAM_STAT_CHECK_CONDITION)
+		rbdi_check_capacity_ua(sess, req);
 	if (!sts && !blk_rq_is_passthrough(rq))
 		sts = rbdi_scsi_sts(req->q->sess, rq, &retry);
 	if (retry && req->retries < RBDI_MAX_RETRIES) {
@@ -905,9 +961,29 @@ static int rbdi_exec_pt_retry(struct rbdi_session *sess, struct rbdi_pt *pt,
 	return -EIO;
 }
 
-/* READ CAPACITY(16): capacity and block sizes. */
-static int rbdi_read_capacity(struct rbdi_session *sess, u64 *sectors,
-			      unsigned int *pbs)
+/**
+ * struct rbdi_capacity - what READ CAPACITY(16) returned
+ * @sectors: Capacity in 512-byte sectors.
+ * @lbs: Logical block size in bytes.
+ * @pbs: Physical block size in bytes.
+ * @lbpme: Logical block provisioning management enabled (false when
+ *	the data is too short to tell).
+ * @lbprz: Unmapped blocks read as zeroes (likewise).
+ */
+struct rbdi_capacity {
+	u64 sectors;
+	unsigned int lbs;
+	unsigned int pbs;
+	bool lbpme;
+	bool lbprz;
+};
+
+/*
+ * READ CAPACITY(16): capacity and block sizes, into @cap; at login and
+ * at each rescan.
+ */
+static int rbdi_read_capacity(struct rbdi_session *sess,
+			      struct rbdi_capacity *cap)
 {
 	struct rbdi_pt pt = { .cdb_len = 16 };
 	unsigned int lbs, exp;
@@ -941,17 +1017,88 @@ static int rbdi_read_capacity(struct rbdi_session *sess, u64 *sectors,
 			      last + 1, lbs);
 		goto out;
 	}
-	sess->lbs = lbs;
-	*sectors = (last + 1) << (ilog2(lbs) - SECTOR_SHIFT);
-	*pbs = exp <= 6 ? lbs << exp : lbs;
+	memset(cap, 0, sizeof(*cap));
+	cap->lbs = lbs;
+	cap->sectors = (last + 1) << (ilog2(lbs) - SECTOR_SHIFT);
+	cap->pbs = exp <= 6 ? lbs << exp : lbs;
 	if (32 - max(pt.resid, 0) >= 15) {
-		sess->lun_info.lbpme = buf[14] & 0x80;
-		sess->lun_info.lbprz = buf[14] & 0x40;
+		cap->lbpme = buf[14] & 0x80;
+		cap->lbprz = buf[14] & 0x40;
 	}
 	ret = 0;
 out:
 	kfree(buf);
 	return ret;
+}
+
+/*
+ * Read the capacity of the LUN again and resize the disk to it, growing
+ * or shrinking. A changed logical block size is refused: the data path
+ * and the queue limits were built for the old one.
+ *
+ * Context: Process context, the disk added; sleeps.
+ * Return: 0, or a negative errno (logged).
+ */
+static int rbdi_blk_rescan(struct rbdi_session *sess)
+{
+	struct gendisk *disk = sess->disk;
+	struct rbdi_capacity cap;
+	sector_t old;
+	int ret;
+
+	mutex_lock(&sess->rescan_mutex);
+	/* Not once the teardown has begun: del_gendisk() zeroes it. */
+	if (!READ_ONCE(sess->rescan_on)) {
+		ret = -ENODEV;
+		goto out;
+	}
+	ret = rbdi_read_capacity(sess, &cap);
+	if (ret)
+		goto out;
+	if (cap.lbs != sess->lbs) {
+		rbdi_sess_err(sess, "%s: logical block size changed from %u to %u bytes; not resizing (log in again)\n",
+			      disk->disk_name, sess->lbs, cap.lbs);
+		ret = -EIO;
+		goto out;
+	}
+	old = get_capacity(disk);
+	if (cap.sectors == old) {
+		rbdi_sess_info(sess, "%s: capacity unchanged (%llu sectors)\n",
+			       disk->disk_name, cap.sectors);
+		goto out;
+	}
+	set_capacity_and_notify(disk, cap.sectors);
+	rbdi_sess_info(sess, "%s: capacity changed from %llu to %llu sectors\n",
+		       disk->disk_name, (u64)old, cap.sectors);
+out:
+	mutex_unlock(&sess->rescan_mutex);
+	return ret;
+}
+
+static void rbdi_rescan_work(struct work_struct *work)
+{
+	struct rbdi_session *sess = container_of(work, struct rbdi_session,
+						 rescan_work);
+
+	rbdi_blk_rescan(sess);
+}
+
+/**
+ * rbdi_blk_stop_rescan() - no more rescans of the disk
+ * @sess: The session, being torn down, its queue not quiesced (a rescan
+ *	in progress must be able to finish or fail).
+ *
+ * Returns once no rescan runs, before the disk is deleted.
+ */
+void rbdi_blk_stop_rescan(struct rbdi_session *sess)
+{
+	spin_lock_irq(&sess->state_lock);
+	WRITE_ONCE(sess->rescan_on, false);
+	spin_unlock_irq(&sess->state_lock);
+	cancel_work_sync(&sess->rescan_work);
+	/* Wait for a rescan through sysfs; later ones see !rescan_on. */
+	mutex_lock(&sess->rescan_mutex);
+	mutex_unlock(&sess->rescan_mutex);
 }
 
 /* MODE SENSE(10) of the caching page: write cache and FUA support. */
@@ -1404,7 +1551,7 @@ static const struct block_device_operations rbdi_fops = {
 /*
  * /sys/block/rbdiN/rbd/: who the LUN is and where it is reached, for
  * udev rules (60-rbdi.rules) and multipathd. Read-only; the values do
- * not change while the disk exists.
+ * not change while the disk exists. Beside them, write-only, rescan.
  */
 #define RBDI_DISK_ATTR(_name, _fmt, _val)				\
 static ssize_t rbdi_##_name##_show(struct device *dev,			\
@@ -1430,6 +1577,33 @@ RBDI_DISK_ATTR(traddr, "%s", sess->opts.traddr);
 RBDI_DISK_ATTR(trsvcid, "%u", sess->opts.trsvcid);
 RBDI_DISK_ATTR(initiator, "%s", sess->opts.initiator);
 
+/*
+ * rescan (write-only): writing 1 reads the capacity again and resizes
+ * the disk, as a UNIT ATTENTION CAPACITY DATA HAS CHANGED does. LIO
+ * never sends that one when a backstore grows.
+ */
+static ssize_t rbdi_rescan_store(struct device *dev,
+				 struct device_attribute *attr,
+				 const char *buf, size_t count)
+{
+	struct rbdi_session *sess = dev_to_disk(dev)->private_data;
+	unsigned int val;
+	int ret;
+
+	ret = kstrtouint(buf, 0, &val);
+	if (ret)
+		return ret;
+	if (val != 1)
+		return -EINVAL;
+	if (READ_ONCE(sess->state) != RBDI_SESS_LIVE)
+		return -ENOTCONN;
+	ret = rbdi_blk_rescan(sess);
+	return ret ? ret : count;
+}
+
+static struct device_attribute rbdi_attr_rescan =
+	__ATTR(rescan, 0200, NULL, rbdi_rescan_store);
+
 static struct attribute *rbdi_disk_attrs[] = {
 	&rbdi_attr_wwid.attr,
 	&rbdi_attr_serial.attr,
@@ -1442,6 +1616,7 @@ static struct attribute *rbdi_disk_attrs[] = {
 	&rbdi_attr_traddr.attr,
 	&rbdi_attr_trsvcid.attr,
 	&rbdi_attr_initiator.attr,
+	&rbdi_attr_rescan.attr,
 	NULL,
 };
 
@@ -1470,8 +1645,8 @@ int rbdi_blk_add(struct rbdi_session *sess)
 	const struct rbd_login_rsp *rsp = &sess->login_rsp;
 	struct request_queue *q;
 	struct gendisk *disk;
-	unsigned int pbs, max_sectors;
-	u64 sectors;
+	struct rbdi_capacity cap;
+	unsigned int max_sectors;
 	int ret;
 
 	memset(set, 0, sizeof(*set));
@@ -1526,18 +1701,21 @@ int rbdi_blk_add(struct rbdi_session *sess)
 	memset(&sess->lun_info, 0, sizeof(sess->lun_info));
 	sess->ws_unmap = false;
 
-	ret = rbdi_read_capacity(sess, &sectors, &pbs);
+	ret = rbdi_read_capacity(sess, &cap);
 	if (ret)
 		return ret;
+	sess->lbs = cap.lbs;
+	sess->lun_info.lbpme = cap.lbpme;
+	sess->lun_info.lbprz = cap.lbprz;
 	rbdi_read_cache_mode(sess);
 	rbdi_read_lun_info(sess);
 
 	blk_queue_logical_block_size(q, sess->lbs);
-	blk_queue_physical_block_size(q, pbs);
-	blk_queue_io_min(q, pbs);
+	blk_queue_physical_block_size(q, cap.pbs);
+	blk_queue_io_min(q, cap.pbs);
 	blk_queue_write_cache(q, sess->write_cache, sess->fua);
 	rbdi_set_limits(sess, max_sectors);
-	set_capacity(disk, sectors);
+	set_capacity(disk, cap.sectors);
 
 	sess->tag_rsp = sess->login_rsp;
 	ret = device_add_disk(NULL, disk, rbdi_disk_groups);
@@ -1549,8 +1727,11 @@ int rbdi_blk_add(struct rbdi_session *sess)
 	rbdi_sess_get(sess);
 	sess->disk_added = true;
 	strscpy(sess->disk_name, disk->disk_name, sizeof(sess->disk_name));
+	spin_lock_irq(&sess->state_lock);
+	WRITE_ONCE(sess->rescan_on, true);
+	spin_unlock_irq(&sess->state_lock);
 	rbdi_sess_info(sess, "initialized /dev/%s (%llu sectors; %llu bytes)\n",
-		       disk->disk_name, sectors, sectors << SECTOR_SHIFT);
+		       disk->disk_name, cap.sectors, cap.sectors << SECTOR_SHIFT);
 	return 0;
 }
 
@@ -1645,14 +1826,41 @@ static int rbdi_stats_show(struct seq_file *m, void *unused)
 DEFINE_SHOW_ATTRIBUTE(rbdi_stats);
 
 /**
- * rbdi_debugfs_add() - create /sys/kernel/debug/rbdi/<session>/stats
+ * rbdi_debugfs_add() - create /sys/kernel/debug/rbdi/<session>/
  * @sess: The session; rbdi_sess_delete() removes the directory.
+ *
+ * stats: the counters. fault_capacity_ua: test-only fault injection,
+ * see rbdi_inject_capacity_ua().
  */
 void rbdi_debugfs_add(struct rbdi_session *sess)
 {
 	sess->debugfs = debugfs_create_dir(sess->name, rbdi_debugfs_root);
 	debugfs_create_file("stats", 0444, sess->debugfs, sess,
 			    &rbdi_stats_fops);
+	debugfs_create_atomic_t("fault_capacity_ua", 0600, sess->debugfs,
+				&sess->fault_capacity_ua);
+}
+
+/**
+ * rbdi_blk_sess_init() - block device state of a new session
+ * @sess: The session, zeroed.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int rbdi_blk_sess_init(struct rbdi_session *sess)
+{
+	INIT_WORK(&sess->rescan_work, rbdi_rescan_work);
+	mutex_init(&sess->rescan_mutex);
+	return 0;
+}
+
+/**
+ * rbdi_blk_sess_free() - free what rbdi_blk_sess_init() made
+ * @sess: The session, its disk gone.
+ */
+void rbdi_blk_sess_free(struct rbdi_session *sess)
+{
+	mutex_destroy(&sess->rescan_mutex);
 }
 
 /**

@@ -257,6 +257,10 @@ struct rbdi_session *rbdi_sess_create(const char *name)
 	sess = kzalloc(sizeof(*sess), GFP_KERNEL);
 	if (!sess)
 		return ERR_PTR(-ENOMEM);
+	if (rbdi_blk_sess_init(sess)) {
+		kfree(sess);
+		return ERR_PTR(-ENOMEM);
+	}
 
 	kref_init(&sess->ref);
 	strscpy(sess->name, name, sizeof(sess->name));
@@ -324,6 +328,7 @@ static void rbdi_sess_free(struct kref *ref)
 	struct rbdi_session *sess = container_of(ref, struct rbdi_session, ref);
 
 	mutex_destroy(&sess->lock);
+	rbdi_blk_sess_free(sess);
 	kfree(sess);
 }
 
@@ -432,6 +437,8 @@ static void rbdi_sess_teardown(struct rbdi_session *sess)
 		sess->quiesced = false;
 		blk_mq_kick_requeue_list(sess->disk->queue);
 	}
+	/* A rescan in progress finishes, or fails on the dead queues. */
+	rbdi_blk_stop_rescan(sess);
 
 	rbdi_blk_del(sess);
 	rbdi_sess_set_state(sess, RBDI_SESS_OFFLINE);

@@ -18,6 +18,7 @@ static const struct cmd cmds[] = {
 	{ "restore", NULL, "Log in to every session recorded with --persist", cmd_restore, usage_restore },
 	{ "discover", NULL, "List the targets and LUNs a portal offers this initiator", cmd_discover, usage_discover },
 	{ "stats", NULL, "Show the counters of a session", cmd_stats, usage_stats },
+	{ "rescan", NULL, "Read the LUN's capacity again and resize the device", cmd_rescan, usage_rescan },
 	{ "list", "show", "Show sessions and their devices", cmd_list, usage_list },
 	{ "gen-initiatorname", NULL, "Print a new initiator name", cmd_geniname, usage_geniname },
 	{ "version", NULL, "Show the version of rbdadm", cmd_version, usage_version },

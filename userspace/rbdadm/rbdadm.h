@@ -39,6 +39,8 @@ void usage_restore(void);
 void usage_geniname(void);
 int cmd_stats(int argc, char **argv);
 void usage_stats(void);
+int cmd_rescan(int argc, char **argv);
+void usage_rescan(void);
 int resolve_session(const char *what, char *name, size_t len);
 
 int cmd_discover(int argc, char **argv);

@@ -159,6 +159,28 @@ struct rbdi_stats {
 	atomic64_t reconnects;
 };
 
+/*
+ * Latency histogram buckets: <1 us, then [2^(i-1), 2^i) us for i = 1..20,
+ * then >= 2^20 us (about 1 s).
+ */
+#define RBDI_LAT_BUCKETS	22
+
+/* Columns of the latency histogram. */
+enum {
+	RBDI_LAT_READ,
+	RBDI_LAT_WRITE,
+	RBDI_LAT_OTHER,
+	RBDI_LAT_OPS,
+};
+
+/**
+ * struct rbdi_lat - per-CPU completion latency histogram of a session
+ * @cnt: Requests completed, by column (read, write, other) and bucket.
+ */
+struct rbdi_lat {
+	u64 cnt[RBDI_LAT_OPS][RBDI_LAT_BUCKETS];
+};
+
 /* Sizes of the identification strings of a LUN, with the NUL. */
 #define RBDI_SERIAL_SIZE	256
 #define RBDI_WWID_SIZE		264
@@ -280,6 +302,7 @@ struct rbdi_lun_info {
  *	LBPRZ).
  * @debugfs: /sys/kernel/debug/rbdi/<name>/.
  * @stats: Counters.
+ * @lat: Completion latency histogram (debugfs latency), per CPU.
  * @rescan_work: Reads the capacity again after a UNIT ATTENTION
  *	CAPACITY DATA HAS CHANGED; runs on rbdi_wq.
  * @rescan_mutex: Serialises rescans (the work and the sysfs attribute).
@@ -342,6 +365,7 @@ struct rbdi_session {
 	bool ws_unmap;
 	struct dentry *debugfs;
 	struct rbdi_stats stats;
+	struct rbdi_lat __percpu *lat;
 	struct work_struct rescan_work;
 	struct mutex rescan_mutex;	/* serialises rescans */
 	bool rescan_on;
@@ -458,6 +482,8 @@ struct rbdi_queue {
  * @requeue: Cancelled by the error recovery; requeue it on completion.
  * @imm: The command is a READ asking for immediate data.
  * @retries: Retries of a busy or aborted command.
+ * @start_ns: When the command was first sent (ktime_get_ns()), for the
+ *	latency histogram; 0 while the request is not in flight.
  * @abort_sent: The command timed out once and ABORT TASK was sent.
  * @sts: Transport-level result.
  * @status: SCSI status of the response.
@@ -490,6 +516,7 @@ struct rbdi_request {
 	bool imm;
 	bool abort_sent;
 	u8 retries;
+	u64 start_ns;
 	blk_status_t sts;
 	u8 status;
 	u16 sense_len;

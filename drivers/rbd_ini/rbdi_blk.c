@@ -29,6 +29,9 @@
  * ATTENTION CAPACITY DATA HAS CHANGED on any command), which resizes the
  * disk.
  *
+ * Each completed request is counted in a per-CPU latency histogram
+ * (debugfs latency), from its first send to its completion.
+ *
  * Discard becomes UNMAP and write zeroes WRITE SAME(16), within the
  * limits of VPD page 0xb0. Their parameter data (the UNMAP block
  * descriptor, the block of zeroes) is a page from rbdi_page_pool attached
@@ -474,8 +477,8 @@ static blk_status_t rbdi_setup_cmd(struct rbdi_session *sess,
 	return BLK_STS_OK;
 }
 
-static blk_status_t rbdi_queue_rq(struct blk_mq_hw_ctx *hctx,
-				  const struct blk_mq_queue_data *bd)
+static blk_status_t __rbdi_queue_rq(struct blk_mq_hw_ctx *hctx,
+				    const struct blk_mq_queue_data *bd)
 {
 	struct rbdi_queue *q = hctx->driver_data;
 	struct request *rq = bd->rq;
@@ -549,6 +552,9 @@ static blk_status_t rbdi_queue_rq(struct blk_mq_hw_ctx *hctx,
 		break;
 	}
 	blk_mq_start_request(rq);
+	/* A retry or requeue keeps the time of the first send. */
+	if (!req->start_ns)
+		req->start_ns = ktime_get_ns();
 	req->gen++;
 	req->cmd->hdr.tag = cpu_to_le64(rbd_tag(q->qid, req->gen, rq->tag));
 	req->cmd->hdr.length = cpu_to_le32(len);
@@ -579,6 +585,25 @@ static blk_status_t rbdi_queue_rq(struct blk_mq_hw_ctx *hctx,
 
 out_free_payload:
 	rbdi_free_payload(rq);
+	return sts;
+}
+
+static blk_status_t rbdi_queue_rq(struct blk_mq_hw_ctx *hctx,
+				  const struct blk_mq_queue_data *bd)
+{
+	blk_status_t sts = __rbdi_queue_rq(hctx, bd);
+	struct rbdi_request *req;
+
+	/*
+	 * blk-mq ends a request refused with an error other than a
+	 * resource shortage itself, without rbdi_complete_rq(): it is no
+	 * longer in flight for the latency histogram.
+	 */
+	if (unlikely(sts) && sts != BLK_STS_RESOURCE &&
+	    sts != BLK_STS_DEV_RESOURCE) {
+		req = blk_mq_rq_to_pdu(bd->rq);
+		req->start_ns = 0;
+	}
 	return sts;
 }
 
@@ -708,6 +733,33 @@ static void rbdi_check_capacity_ua(struct rbdi_session *sess,
 			       sess->disk_name);
 }
 
+/* Count the completion of @rq in the latency histogram. */
+static void rbdi_account_latency(struct rbdi_session *sess,
+				 struct request *rq)
+{
+	struct rbdi_request *req = blk_mq_rq_to_pdu(rq);
+	unsigned int col, b;
+	u64 us;
+
+	if (!req->start_ns)
+		return;
+	us = div_u64(ktime_get_ns() - req->start_ns, NSEC_PER_USEC);
+	req->start_ns = 0;
+	b = us ? min_t(unsigned int, fls64(us), RBDI_LAT_BUCKETS - 1) : 0;
+	switch (req_op(rq)) {
+	case REQ_OP_READ:
+		col = RBDI_LAT_READ;
+		break;
+	case REQ_OP_WRITE:
+		col = RBDI_LAT_WRITE;
+		break;
+	default:
+		col = RBDI_LAT_OTHER;
+		break;
+	}
+	this_cpu_inc(sess->lat->cnt[col][b]);
+}
+
 static void rbdi_complete_rq(struct request *rq)
 {
 	struct rbdi_request *req = blk_mq_rq_to_pdu(rq);
@@ -742,6 +794,7 @@ static void rbdi_complete_rq(struct request *rq)
 	if (sts)
 		atomic64_inc(&req->q->sess->stats.errors);
 	req->retries = 0;
+	rbdi_account_latency(sess, rq);
 	blk_mq_end_request(rq, sts);
 }
 
@@ -820,6 +873,7 @@ static int rbdi_init_request(struct blk_mq_tag_set *set, struct request *rq,
 	req->awaiting = false;
 	req->requeue = false;
 	req->payload = NULL;
+	req->start_ns = 0;
 	return 0;
 }
 
@@ -1825,18 +1879,95 @@ static int rbdi_stats_show(struct seq_file *m, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(rbdi_stats);
 
+/*
+ * The latency histogram as a table: one row per bucket, labelled with
+ * its range in microseconds ("4-8": at least 4, less than 8), one
+ * column each for reads, writes and other requests, and their totals.
+ */
+static int rbdi_latency_show(struct seq_file *m, void *unused)
+{
+	struct rbdi_session *sess = m->private;
+	u64 row[RBDI_LAT_OPS], total[RBDI_LAT_OPS] = { };
+	const struct rbdi_lat *lat;
+	unsigned int b, col;
+	char label[32];
+	int cpu;
+
+	seq_printf(m, "%-16s %12s %12s %12s\n", "latency_us", "read",
+		   "write", "other");
+	for (b = 0; b < RBDI_LAT_BUCKETS; b++) {
+		memset(row, 0, sizeof(row));
+		for_each_possible_cpu(cpu) {
+			lat = per_cpu_ptr(sess->lat, cpu);
+			for (col = 0; col < RBDI_LAT_OPS; col++)
+				row[col] += READ_ONCE(lat->cnt[col][b]);
+		}
+		if (!b)
+			strscpy(label, "<1", sizeof(label));
+		else if (b == RBDI_LAT_BUCKETS - 1)
+			snprintf(label, sizeof(label), ">=%lu", BIT(b - 1));
+		else
+			snprintf(label, sizeof(label), "%lu-%lu", BIT(b - 1),
+				 BIT(b));
+		seq_printf(m, "%-16s %12llu %12llu %12llu\n", label,
+			   row[RBDI_LAT_READ], row[RBDI_LAT_WRITE],
+			   row[RBDI_LAT_OTHER]);
+		for (col = 0; col < RBDI_LAT_OPS; col++)
+			total[col] += row[col];
+	}
+	seq_printf(m, "%-16s %12llu %12llu %12llu\n", "total",
+		   total[RBDI_LAT_READ], total[RBDI_LAT_WRITE],
+		   total[RBDI_LAT_OTHER]);
+	return 0;
+}
+
+static int rbdi_latency_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, rbdi_latency_show, inode->i_private);
+}
+
+/* Writing 0 resets the histogram; completions meanwhile may be lost. */
+static ssize_t rbdi_latency_write(struct file *file, const char __user *ubuf,
+				  size_t count, loff_t *ppos)
+{
+	struct seq_file *m = file->private_data;
+	struct rbdi_session *sess = m->private;
+	unsigned int val;
+	int ret, cpu;
+
+	ret = kstrtouint_from_user(ubuf, count, 0, &val);
+	if (ret)
+		return ret;
+	if (val)
+		return -EINVAL;
+	for_each_possible_cpu(cpu)
+		memset(per_cpu_ptr(sess->lat, cpu), 0, sizeof(struct rbdi_lat));
+	return count;
+}
+
+static const struct file_operations rbdi_latency_fops = {
+	.owner		= THIS_MODULE,
+	.open		= rbdi_latency_open,
+	.read		= seq_read,
+	.write		= rbdi_latency_write,
+	.llseek		= seq_lseek,
+	.release	= single_release,
+};
+
 /**
  * rbdi_debugfs_add() - create /sys/kernel/debug/rbdi/<session>/
  * @sess: The session; rbdi_sess_delete() removes the directory.
  *
- * stats: the counters. fault_capacity_ua: test-only fault injection,
- * see rbdi_inject_capacity_ua().
+ * stats: the counters. latency: the latency histogram. fault_capacity_ua:
+ * test-only fault injection, see rbdi_inject_capacity_ua().
  */
 void rbdi_debugfs_add(struct rbdi_session *sess)
 {
 	sess->debugfs = debugfs_create_dir(sess->name, rbdi_debugfs_root);
 	debugfs_create_file("stats", 0444, sess->debugfs, sess,
 			    &rbdi_stats_fops);
+	debugfs_create_file("latency", 0644, sess->debugfs, sess,
+			    &rbdi_latency_fops);
 	debugfs_create_atomic_t("fault_capacity_ua", 0600, sess->debugfs,
 				&sess->fault_capacity_ua);
 }
@@ -1849,6 +1980,9 @@ void rbdi_debugfs_add(struct rbdi_session *sess)
  */
 int rbdi_blk_sess_init(struct rbdi_session *sess)
 {
+	sess->lat = alloc_percpu(struct rbdi_lat);
+	if (!sess->lat)
+		return -ENOMEM;
 	INIT_WORK(&sess->rescan_work, rbdi_rescan_work);
 	mutex_init(&sess->rescan_mutex);
 	return 0;
@@ -1861,6 +1995,7 @@ int rbdi_blk_sess_init(struct rbdi_session *sess)
 void rbdi_blk_sess_free(struct rbdi_session *sess)
 {
 	mutex_destroy(&sess->rescan_mutex);
+	free_percpu(sess->lat);
 }
 
 /**

@@ -468,38 +468,6 @@ void rbdt_listeners_unlock(void)
 }
 
 /**
- * rbdt_listener_find_tpg() - the TPG of a target behind a listener
- * @addr: Address of the listener the connection came in on.
- * @target_name: Target name from the LOGIN.
- *
- * Context: rbdt_listeners_lock() held.
- * Return: The first TPG of @target_name with a portal on @addr, preferring
- * an enabled one, or NULL.
- */
-struct rbdt_tpg *rbdt_listener_find_tpg(const struct sockaddr_storage *addr,
-					const char *target_name)
-{
-	struct rbdt_tpg *found = NULL;
-	struct rbdt_listener *l;
-	struct rbdt_np *np;
-
-	lockdep_assert_held(&rbdt_listeners_mutex);
-	list_for_each_entry(l, &rbdt_listeners, entry) {
-		if (!rbdt_addr_equal(&l->addr, addr))
-			continue;
-		list_for_each_entry(np, &l->np_list, listener_entry) {
-			if (strcmp(np->tpg->tport->name, target_name))
-				continue;
-			if (READ_ONCE(np->tpg->enabled))
-				return np->tpg;
-			if (!found)
-				found = np->tpg;
-		}
-	}
-	return found;
-}
-
-/**
  * rbdt_listener_tpg() - the TPGs behind a listener, one by one
  * @addr: Address of the listener the connection came in on.
  * @i: Which one, from 0.
@@ -522,6 +490,32 @@ struct rbdt_tpg *rbdt_listener_tpg(const struct sockaddr_storage *addr,
 				return np->tpg;
 	}
 	return NULL;
+}
+
+/**
+ * rbdt_listener_find_tpg() - the TPG of a target behind a listener
+ * @addr: Address of the listener the connection came in on.
+ * @target_name: Target name from the LOGIN.
+ *
+ * Context: rbdt_listeners_lock() held.
+ * Return: The first TPG of @target_name with a portal on @addr, preferring
+ * an enabled one, or NULL.
+ */
+struct rbdt_tpg *rbdt_listener_find_tpg(const struct sockaddr_storage *addr,
+					const char *target_name)
+{
+	struct rbdt_tpg *tpg, *found = NULL;
+	unsigned int i;
+
+	for (i = 0; (tpg = rbdt_listener_tpg(addr, i)); i++) {
+		if (strcmp(tpg->tport->name, target_name))
+			continue;
+		if (READ_ONCE(tpg->enabled))
+			return tpg;
+		if (!found)
+			found = tpg;
+	}
+	return found;
 }
 
 /**

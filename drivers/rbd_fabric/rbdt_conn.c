@@ -700,12 +700,6 @@ static void rbdt_handle_tmf(struct rbdt_queue *q, struct rbdt_recv *r,
 	switch (req->function) {
 	case RBD_TMF_ABORT_TASK:
 		tm_type = TMR_ABORT_TASK;
-		/* A tag that names no slot of the session names no task. */
-		if (!rbd_tag_qid(ref) || rbd_tag_qid(ref) > sess->nr_queues ||
-		    rbd_tag_slot(ref) >= le16_to_cpu(sess->login.queue_depth)) {
-			response = RBD_TMF_RSP_NO_TASK;
-			goto respond;
-		}
 		break;
 	case RBD_TMF_LUN_RESET:
 		tm_type = TMR_LUN_RESET;
@@ -717,6 +711,13 @@ static void rbdt_handle_tmf(struct rbdt_queue *q, struct rbdt_recv *r,
 	/* A session reaches exactly one LUN. */
 	if (lun != sess->lun) {
 		response = RBD_TMF_RSP_NO_LUN;
+		goto respond;
+	}
+	/* A tag that names no slot of the session names no task. */
+	if (tm_type == TMR_ABORT_TASK &&
+	    (!rbd_tag_qid(ref) || rbd_tag_qid(ref) > sess->nr_queues ||
+	     rbd_tag_slot(ref) >= le16_to_cpu(sess->login.queue_depth))) {
+		response = RBD_TMF_RSP_NO_TASK;
 		goto respond;
 	}
 

@@ -20,6 +20,7 @@
  *   io SECONDS                  write/read/verify loop until done or error
  *   nop                         NOP on queue 0
  *   tmf FUNCTION                TMF with a function number
+ *   tmflun LUN FUNCTION         the same, addressed to another LUN
  *   abort                       a READ, then ABORT TASK of it; reports the
  *                               TMF response and the READ's status
  *   reset N                     N READs, then LUN RESET; reports the TMF
@@ -1065,7 +1066,7 @@ static int cmd_stats(void)
 
 static int tmf_response;
 
-static int tmf_request(uint8_t function, uint64_t ref_tag)
+static int tmf_request_lun(uint64_t lun, uint8_t function, uint64_t ref_tag)
 {
 	struct rbd_tmf_req tmf = {};
 	struct rbd_tmf_rsp rsp;
@@ -1074,7 +1075,7 @@ static int tmf_request(uint8_t function, uint64_t ref_tag)
 
 	fill_hdr(&tmf.hdr, RBD_OP_TMF, sizeof(tmf),
 		 next_tag(&g.q[0], RBD_CTRL_SLOTS));
-	tmf.lun = rbd_cpu_to_le64(g.lun);
+	tmf.lun = rbd_cpu_to_le64(lun);
 	tmf.function = function;
 	tmf.ref_tag = rbd_cpu_to_le64(ref_tag);
 	n = ctrl_request(&g.q[0], &tmf, sizeof(tmf), buf, sizeof(buf));
@@ -1086,6 +1087,11 @@ static int tmf_request(uint8_t function, uint64_t ref_tag)
 	tmf_response = rsp.response;
 	printf("tmf %u: response %u\n", function, rsp.response);
 	return 0;
+}
+
+static int tmf_request(uint8_t function, uint64_t ref_tag)
+{
+	return tmf_request_lun(g.lun, function, ref_tag);
 }
 
 static int cmd_tmf(uint8_t function)
@@ -1652,7 +1658,8 @@ static void usage(void)
 		"                  [-Q NQUEUES] [-d DEPTH] [-R RESPONDER] [-v] COMMAND...\n"
 		"commands: login inquiry readcap write LBA FILE [MODE]\n"
 		"          read LBA NBLK FILE [MODE] verify LBA NBLK io SECONDS\n"
-		"          nop tmf FUNCTION abort reset N stats logout hostile\n"
+		"          nop tmf FUNCTION tmflun LUN FUNCTION abort reset N stats\n"
+		"          logout hostile\n"
 		"          discover-check\n");
 	exit(EX_USAGE);
 }
@@ -1775,6 +1782,10 @@ int main(int argc, char **argv)
 		} else if (!strcmp(c, "tmf") && i + 1 < argc) {
 			ret = cmd_tmf(atoi(argv[i + 1]));
 			i++;
+		} else if (!strcmp(c, "tmflun") && i + 2 < argc) {
+			ret = tmf_request_lun(strtoull(argv[i + 1], NULL, 0),
+					      atoi(argv[i + 2]), 0);
+			i += 2;
 		} else if (!strcmp(c, "stats")) {
 			ret = cmd_stats();
 		} else if (!strcmp(c, "logout")) {

@@ -389,6 +389,8 @@ void usage_login(void)
 	     "  -s, --source ADDR           source address\n"
 	     "  -n, --name NAME             session name (default: sessN)\n"
 	     "  -q, --queues N              I/O queues (default: online CPUs)\n"
+	     "      --poll-queues N         extra queues, polled, for io_uring --hipri\n"
+	     "                              I/O (default 0)\n"
 	     "  -d, --queue-depth N         commands per queue (default 128)\n"
 	     "  -m, --max-io SIZE           largest I/O, e.g. 1M (default 1M)\n"
 	     "      --inline SIZE           largest inline write (default 4K)\n"
@@ -404,7 +406,8 @@ void usage_login(void)
 
 int cmd_login(int argc, char **argv)
 {
-	enum { O_INLINE = 256, O_IMM, O_IOTMO, O_RDELAY, O_LOSS, O_FAST, O_PERSIST };
+	enum { O_INLINE = 256, O_IMM, O_IOTMO, O_RDELAY, O_LOSS, O_FAST, O_PERSIST,
+	       O_POLL };
 	static const struct option opts[] = {
 		{ "address", required_argument, NULL, 'a' },
 		{ "target", required_argument, NULL, 't' },
@@ -413,6 +416,7 @@ int cmd_login(int argc, char **argv)
 		{ "source", required_argument, NULL, 's' },
 		{ "name", required_argument, NULL, 'n' },
 		{ "queues", required_argument, NULL, 'q' },
+		{ "poll-queues", required_argument, NULL, O_POLL },
 		{ "queue-depth", required_argument, NULL, 'd' },
 		{ "max-io", required_argument, NULL, 'm' },
 		{ "inline", required_argument, NULL, O_INLINE },
@@ -461,6 +465,7 @@ int cmd_login(int argc, char **argv)
 			}
 			continue;
 		case 'q': attr = "nr_queues"; opt = "--queues"; break;
+		case O_POLL: attr = "nr_poll_queues"; opt = "--poll-queues"; break;
 		case 'd': attr = "queue_depth"; opt = "--queue-depth"; break;
 		case 'm': attr = "max_io_size"; opt = "--max-io"; size = true; break;
 		case O_INLINE: attr = "inline_data_size"; opt = "--inline"; size = true; break;

@@ -17,14 +17,15 @@ import sys
 JOBS = {
     # name: (description, primary metric)
     "qd1": ("4k random read, QD1, 1 job", "iops"),
+    "qd1poll": ("4k random read, QD1, 1 job, io_uring --hipri on a poll queue", "iops"),
     "randread32": ("4k random read, QD32, 2 jobs", "iops"),
     "randwrite32": ("4k random write, QD32, 2 jobs", "iops"),
     "read128k": ("128k sequential read, QD8", "mbps"),
     "write128k": ("128k sequential write, QD8", "mbps"),
     "read1m": ("1M sequential read, QD4", "mbps"),
 }
-TRANSPORTS = ["local", "rbd", "rnbd", "nvme", "srp", "iser", "iscsi", "nbd"]
-LABEL = {"local": "local brd", "rbd": "rbd", "rnbd": "RNBD", "nvme": "nvme-rdma",
+TRANSPORTS = ["local", "rbd", "rbdx", "rnbd", "nvme", "srp", "iser", "iscsi", "nbd"]
+LABEL = {"local": "local brd", "rbd": "rbd", "rbdx": "rbd attrs", "rnbd": "RNBD", "nvme": "nvme-rdma",
          "srp": "SRP", "iser": "iSER", "iscsi": "iSCSI/TCP", "nbd": "NBD/TCP"}
 USER_HZ = 100
 
@@ -35,7 +36,7 @@ def read_meta(raw):
         with open(os.path.join(raw, "meta.txt")) as f:
             for line in f:
                 k, _, v = line.strip().partition(" ")
-                if k in ("kernel", "cpus", "jobs", "transports", "fio",
+                if k in ("kernel", "cpus", "jobs", "transports", "fio", "rbdx_attrs",
                          "clocksource", "topology"):
                     meta[k] = v
                 elif k == "reps":
@@ -138,12 +139,17 @@ def collect(raw):
     ncpus = int(meta.get("cpus", "0") or 0)
     status = read_transports(raw)
     fio = {}
+    na = {}
     errors = []
     fdir = os.path.join(raw, "fio")
     for rep in sorted(os.listdir(fdir)) if os.path.isdir(fdir) else []:
         for t in sorted(os.listdir(os.path.join(fdir, rep))):
             tdir = os.path.join(fdir, rep, t)
             for fn in sorted(os.listdir(tdir)):
+                if fn.endswith(".na"):
+                    with open(os.path.join(tdir, fn)) as f:
+                        na.setdefault(fn[:-3], {})[t] = f.read().strip()
+                    continue
                 if not fn.endswith(".json"):
                     continue
                 job = fn[:-5]
@@ -170,6 +176,14 @@ def collect(raw):
             if ms["lat_us"]["mean"]:
                 r["lat_us"] = per_t["rbd"]["lat_us"]["mean"] / ms["lat_us"]["mean"]
             ratios.setdefault(job, {})[t] = r
+    # The issue's QD1 latency target: rbd polled against the peers'
+    # interrupt-driven QD1 (rbd's qd1poll mean latency over the peer's qd1).
+    cross = {}
+    if "rbd" in jobs.get("qd1poll", {}) and "qd1" in jobs:
+        rl = jobs["qd1poll"]["rbd"]["lat_us"]["mean"]
+        for t, ms in jobs["qd1"].items():
+            if t not in ("rbd", "local") and ms["lat_us"]["mean"]:
+                cross[t] = {"lat_us": rl / ms["lat_us"]["mean"]}
     perf = {}
     pdir = os.path.join(raw, "perftest")
     for rep in sorted(os.listdir(pdir)) if os.path.isdir(pdir) else []:
@@ -189,7 +203,12 @@ def collect(raw):
     for t in TRANSPORTS:
         if t in status and status[t]["status"] == "ok" and not any(t in j for j in jobs.values()):
             status[t] = {"status": "not available", "reason": "no fio results"}
+    # A job a transport cannot run (every repetition said so).
+    job_na = {j: {t: r for t, r in per_t.items() if t not in jobs.get(j, {})}
+              for j, per_t in na.items()}
     return {"meta": meta, "transports": status, "jobs": jobs, "ratios": ratios,
+            "job_not_available": {j: v for j, v in job_na.items() if v},
+            "rbd_qd1poll_lat_vs_peer_qd1": cross,
             "perftest": perftest, "job_descriptions": {k: v[0] for k, v in JOBS.items()},
             "errors": errors}
 
@@ -211,6 +230,8 @@ def table(data):
                   meta.get("fio", ""), meta.get("reps", "?"), meta.get("runtime", "?"),
                   meta.get("ramp", "?")))
     out.append("link: %s" % meta.get("topology", "?"))
+    if "rbdx" in data["transports"]:
+        out.append("rbd attrs: rbd with the session attributes %s" % meta.get("rbdx_attrs", "?"))
     out.append("figures: mean over repetitions; +-N% is the spread (max-min)/mean; "
                "lat = total latency (submission + completion)")
     out.append("cpu/io: fio's usr+sys per I/O, us; sys/io: whole-guest busy CPU per I/O, us "
@@ -226,9 +247,10 @@ def table(data):
             out.append("%-10s not available: %s" % (LABEL.get(t, t), s["reason"]))
     if any(data["transports"][t]["status"] != "ok" for t in order):
         out.append("")
-    for job in [j for j in JOBS if j in data["jobs"]] + \
+    job_na = data.get("job_not_available", {})
+    for job in [j for j in JOBS if j in data["jobs"] or j in job_na] + \
             [j for j in data["jobs"] if j not in JOBS]:
-        per_t = data["jobs"][job]
+        per_t = data["jobs"].get(job, {})
         key = JOBS.get(job, ("", "iops"))[1]
         out.append("%s (%s)" % (job, JOBS.get(job, (job,))[0]))
         hdr = "  %-10s %9s %6s %8s %6s %8s %8s %8s %7s %7s %9s %6s" % (
@@ -249,6 +271,15 @@ def table(data):
                 fmt(sp("mbps")), fmt(g("lat_us"), 1), fmt(g("p50_us"), 1),
                 fmt(g("p99_us"), 1), fmt(g("cpu_us_per_io"), 1),
                 fmt(g("sys_cpu_us_per_io"), 1), rs, rl))
+        for t in order:
+            if t in job_na.get(job, {}) and data["transports"][t]["status"] == "ok":
+                out.append("  %-10s not available: %s" % (LABEL.get(t, t), job_na[job][t]))
+        if job == "qd1poll" and data.get("rbd_qd1poll_lat_vs_peer_qd1"):
+            out.append("  rbd qd1poll mean latency over the peer's qd1 (interrupt) mean latency: " +
+                       ", ".join("%s %.2f" % (LABEL.get(t, t), r["lat_us"])
+                                 for t, r in sorted(data["rbd_qd1poll_lat_vs_peer_qd1"].items(),
+                                                    key=lambda x: TRANSPORTS.index(x[0])
+                                                    if x[0] in TRANSPORTS else 99)))
         out.append("")
     if data["perftest"]:
         out.append("perftest over the same link (rdma_cm, -R)")

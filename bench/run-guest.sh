@@ -12,6 +12,12 @@
 #   fio/<rep>/<transport>/<job>.json   fio's JSON output
 #   fio/<rep>/<transport>/<job>.cpu    system-wide CPU busy (jiffies) and
 #                                       elapsed jiffies during the job
+#   fio/<rep>/<transport>/<job>.na     why the job cannot run on that
+#                                       transport (qd1poll: no poll queues)
+#   fio/<rep>/<transport>/<job>.cnt    context switches, interrupts and
+#                                       softirqs before and after the job
+#   perf/<rep>-<transport>-<job>.txt   perf report of the whole guest
+#                                       during the job (BENCH_PERF)
 #   perftest/<rep>/<test>.txt          perftest's output
 #   transports.txt                     "name status reason" per transport
 #   meta.txt                           settings and versions
@@ -20,7 +26,8 @@
 # reason; the bench goes on with the others. Settings come from CONF
 # (shell assignments, written by bench/bench.sh):
 #   BENCH_REPS, BENCH_RUNTIME, BENCH_RAMP, BENCH_JOBS, BENCH_TRANSPORTS,
-#   BENCH_PERFTEST, BENCH_RD_MIB
+#   BENCH_PERFTEST, BENCH_RD_MIB, BENCH_RBDX_ATTRS, BENCH_PERF (TRANSPORT:JOB pairs to
+#   profile with "perf record -a -g" during the job)
 
 OUTDIR=$1
 CONF=${2:-}
@@ -30,10 +37,15 @@ CONF=${2:-}
 BENCH_REPS=${BENCH_REPS:-2}
 BENCH_RUNTIME=${BENCH_RUNTIME:-8}
 BENCH_RAMP=${BENCH_RAMP:-2}
-BENCH_JOBS=${BENCH_JOBS:-"qd1 randread32 randwrite32 read128k write128k read1m"}
+BENCH_JOBS=${BENCH_JOBS:-"qd1 qd1poll randread32 randwrite32 read128k write128k read1m"}
 BENCH_TRANSPORTS=${BENCH_TRANSPORTS:-"local rbd rnbd nvme srp iser iscsi nbd"}
 BENCH_PERFTEST=${BENCH_PERFTEST:-"write_bw:4096 write_bw:131072 read_bw:4096 read_bw:131072 write_lat:4096 read_lat:4096 send_lat:4096"}
 BENCH_RD_MIB=${BENCH_RD_MIB:-256}
+BENCH_PERF=${BENCH_PERF:-}
+# With the polled job, rbd and nvme-rdma log in with one poll queue (on
+# top of their interrupt-driven queues, which the other jobs use).
+POLL=0
+case " $BENCH_JOBS " in *" qd1poll "*) POLL=1 ;; esac
 
 TGT=${RBD_TGT_ADDR:-10.10.0.1}
 INI=${RBD_INI_ADDR:-10.10.0.2}
@@ -115,11 +127,17 @@ setup_rbd() {
 		echo 1 > "$tpg/enable" || { echo "rbd target set-up failed"; return 1; }
 }
 connect_rbd() {
-	local s=/sys/kernel/config/rbdi/bench dev
+	local s=/sys/kernel/config/rbdi/bench dev a
 	modprobe rbdi || { echo "rbdi does not load" >&2; return 1; }
 	mkdir "$s" && echo "$TGT" > "$s/traddr" && echo 65000 > "$s/trsvcid" &&
 		echo "$IQN_RBD" > "$s/target" && echo 0 > "$s/lun" &&
 		echo "$INI_RBD" > "$s/initiator" || { echo "rbdi session set-up failed" >&2; return 1; }
+	if [ $POLL = 1 ]; then
+		echo 1 > "$s/nr_poll_queues" || { echo "rbdi refuses nr_poll_queues" >&2; return 1; }
+	fi
+	for a in ${RBD_ATTRS:-}; do
+		echo "${a#*=}" > "$s/${a%%=*}" || { echo "rbdi refuses $a" >&2; return 1; }
+	done
 	if ! echo 1 > "$s/enable"; then
 		echo "rbdi login failed: $(dmesg | grep -i rbdi | tail -n1)" >&2
 		rmdir "$s"
@@ -127,14 +145,26 @@ connect_rbd() {
 	fi
 	dev=$(cat "$s/device")
 	wait_for 10 test -b "/dev/$dev" || { echo "no /dev/$dev after login" >&2; return 1; }
+	log "rbd: granted_nr_queues $(cat "$s/granted_nr_queues") granted_nr_poll_queues $(cat "$s/granted_nr_poll_queues")"
 	echo "/dev/$dev"
 }
 disconnect_rbd() {
-	local s=/sys/kernel/config/rbdi/bench
+	local s=/sys/kernel/config/rbdi/bench f
 	[ -d $s ] || return 0
+	# Both ends' counters of the session, for the record.
+	mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
+	for f in /sys/kernel/debug/rbdt/*/stats /sys/kernel/debug/rbdi/*/stats; do
+		[ -f "$f" ] && { echo "== $(date +%T) $f"; cat "$f"; }
+	done >> "$OUTDIR/rbd-stats.txt" 2>&1
 	echo 0 > $s/enable
 	rmdir $s
 }
+
+# rbdx: rbd again with the session attributes of BENCH_RBDX_ATTRS
+# ("attr=value ..."), to compare a setting with the defaults in one boot.
+setup_rbdx() { [ -d "$LIO/rbd/$IQN_RBD/tpgt_1" ] || setup_rbd; }
+connect_rbdx() { RBD_ATTRS=${BENCH_RBDX_ATTRS:-} connect_rbd; }
+disconnect_rbdx() { disconnect_rbd; }
 
 # RNBD: rnbd-server / rnbd-client (built by scripts/build-rnbd.sh).
 setup_rnbd() {
@@ -179,8 +209,9 @@ setup_nvme() {
 		{ echo "nvmet configfs set-up failed"; return 1; }
 }
 connect_nvme() {
-	local c
-	timeout 60 nvme connect -t rdma -a "$TGT" -s 4420 -n "$NQN" --hostnqn="$HOSTNQN" >> "$LOG" 2>&1 ||
+	local c poll=
+	[ $POLL = 1 ] && poll=--nr-poll-queues=1
+	timeout 60 nvme connect -t rdma -a "$TGT" -s 4420 -n "$NQN" --hostnqn="$HOSTNQN" $poll >> "$LOG" 2>&1 ||
 		{ echo "nvme connect failed: $(dmesg | grep -i nvme | tail -n1)" >&2; return 1; }
 	for c in /sys/class/nvme/nvme*; do
 		[ "$(cat "$c/subsysnqn" 2>/dev/null)" = "$NQN" ] || continue
@@ -320,15 +351,57 @@ disconnect_nbd() { timeout 60 nbd-client -d /dev/nbd0 >> "$LOG" 2>&1; }
 # ------------------------------------------------------------------ fio
 # job NAME: fio options (without the device).
 job_opts() {
+	local aio=--ioengine=libaio
 	case "$1" in
-	qd1) echo "--rw=randread --bs=4k --iodepth=1 --numjobs=1" ;;
-	randread32) echo "--rw=randread --bs=4k --iodepth=32 --numjobs=2" ;;
-	randwrite32) echo "--rw=randwrite --bs=4k --iodepth=32 --numjobs=2" ;;
-	read128k) echo "--rw=read --bs=128k --iodepth=8 --numjobs=1" ;;
-	write128k) echo "--rw=write --bs=128k --iodepth=8 --numjobs=1" ;;
-	read1m) echo "--rw=read --bs=1M --iodepth=4 --numjobs=1" ;;
+	qd1) echo "$aio --rw=randread --bs=4k --iodepth=1 --numjobs=1" ;;
+	# polled completions: io_uring with IORING_SETUP_IOPOLL
+	qd1poll) echo "--ioengine=io_uring --hipri --rw=randread --bs=4k --iodepth=1 --numjobs=1" ;;
+	randread32) echo "$aio --rw=randread --bs=4k --iodepth=32 --numjobs=2" ;;
+	randwrite32) echo "$aio --rw=randwrite --bs=4k --iodepth=32 --numjobs=2" ;;
+	read128k) echo "$aio --rw=read --bs=128k --iodepth=8 --numjobs=1" ;;
+	write128k) echo "$aio --rw=write --bs=128k --iodepth=8 --numjobs=1" ;;
+	read1m) echo "$aio --rw=read --bs=1M --iodepth=4 --numjobs=1" ;;
 	*) return 1 ;;
 	esac
+}
+
+# job_na TRANSPORT DEV JOB: why JOB cannot run on DEV (nothing if it can).
+job_na() {
+	[ "$3" = qd1poll ] || return 0
+	local q=/sys/block/${2##*/}/queue/io_poll
+	case "$1" in
+	rbd | rbdx | nvme)
+		[ "$(cat "$q" 2>/dev/null)" = 1 ] && return 0
+		echo "no poll queue granted (queue/io_poll is not 1)" ;;
+	local) echo "brd is bio-based: no poll queues" ;;
+	rnbd) echo "the bench does not set up RNBD's poll queues" ;;
+	srp | iser | iscsi) echo "SCSI initiator without poll queues" ;;
+	nbd) echo "nbd has no poll queues" ;;
+	*) echo "no poll queues" ;;
+	esac
+}
+
+# perf_want TRANSPORT JOB: whether BENCH_PERF names TRANSPORT:JOB.
+perf_want() {
+	case " $BENCH_PERF " in *" $1:$2 "*) ;; *) return 1 ;; esac
+	command -v perf > /dev/null || { log "perf: not installed"; return 1; }
+}
+
+# perf_report DATA OUT: the top symbols, self time, of the whole guest;
+# then the same by module, and the call graphs of the top symbols.
+perf_report() {
+	[ -f "$1" ] || return 0
+	{
+		echo "== by symbol (self)"
+		perf report -i "$1" --stdio --no-children --sort sym -g none --percent-limit 0.5 2>&1
+		echo "== by module (self)"
+		perf report -i "$1" --stdio --no-children --sort dso -g none 2>&1
+		echo "== by symbol (children)"
+		perf report -i "$1" --stdio --children --sort sym -g none --percent-limit 3 2>&1
+		echo "== call graphs (self, callers)"
+		perf report -i "$1" --stdio --no-children --sort sym -g caller,0.5,callee --percent-limit 2 2>&1
+	} > "$2.txt"
+	rm -f "$1"
 }
 
 # cpu_jiffies: "busy total" from /proc/stat (all CPUs).
@@ -336,20 +409,32 @@ cpu_jiffies() {
 	awk '/^cpu / { t = 0; for (i = 2; i <= NF; i++) t += $i; print t - $5 - $6, t }' /proc/stat
 }
 
-# run_job DEV JOB OUT
+# counters: context switches, interrupts, softirqs (all CPUs, since boot).
+counters() {
+	awk '/^ctxt / { c = $2 } /^intr / { i = $2 } /^softirq / { s = $2 }
+		END { print c, i, s }' /proc/stat
+}
+
+# run_job DEV JOB OUT [PERF]: with PERF, the whole guest is profiled while
+# fio runs (perf starts fio once it records) and perf's data goes to PERF.
 run_job() {
-	local dev=$1 job=$2 out=$3 a b
+	local dev=$1 job=$2 out=$3 a b ca cb
+	local perf=()
+	[ -n "${4:-}" ] && perf=(perf record -a -g -F 499 -o "$4" --)
 	# shellcheck disable=SC2046
 	a=$(cpu_jiffies)
-	timeout $((BENCH_RUNTIME + BENCH_RAMP + 60)) \
-		fio --name="$job" --filename="$dev" --ioengine=libaio --direct=1 \
+	ca=$(counters)
+	timeout $((BENCH_RUNTIME + BENCH_RAMP + 60)) "${perf[@]}" \
+		fio --name="$job" --filename="$dev" --direct=1 \
 		--time_based --runtime="$BENCH_RUNTIME" --ramp_time="$BENCH_RAMP" \
 		--size="${BENCH_RD_MIB}M" --norandommap --randrepeat=0 \
 		--lat_percentiles=1 --percentile_list=50:99 \
 		--output-format=json --output="$out.json" $(job_opts "$job") >> "$LOG" 2>&1
 	local rc=$?
 	b=$(cpu_jiffies)
+	cb=$(counters)
 	echo "$a $b" > "$out.cpu"
+	echo "$ca $cb" > "$out.cnt"
 	return $rc
 }
 
@@ -438,6 +523,7 @@ teardown() {
 	echo "reps $BENCH_REPS runtime $BENCH_RUNTIME ramp $BENCH_RAMP"
 	echo "jobs $BENCH_JOBS"
 	echo "transports $BENCH_TRANSPORTS"
+	echo "rbdx_attrs ${BENCH_RBDX_ATTRS:-}"
 	echo "fio $(fio --version)"
 	echo "clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)"
 	echo "topology rxe0 on vA ($TGT) and rxe1 on vB ($INI); rdma_cm resolves both ends to rxe0 (loopback)"
@@ -478,8 +564,19 @@ for ((rep = 1; rep <= BENCH_REPS; rep++)); do
 		d=$OUTDIR/fio/$rep/$t
 		mkdir -p "$d"
 		for j in $BENCH_JOBS; do
+			if na=$(job_na "$t" "$dev" "$j") && [ -n "$na" ]; then
+				log "rep $rep: $t $j: not available: $na"
+				echo "$na" > "$d/$j.na"
+				continue
+			fi
 			log "rep $rep: $t $j"
-			run_job "$dev" "$j" "$d/$j" || log "rep $rep: $t $j: fio failed"
+			pd=
+			perf_want "$t" "$j" && pd=/tmp/bench-perf.data
+			run_job "$dev" "$j" "$d/$j" $pd || log "rep $rep: $t $j: fio failed"
+			if [ -n "$pd" ]; then
+				mkdir -p "$OUTDIR/perf"
+				perf_report $pd "$OUTDIR/perf/$rep-$t-$j"
+			fi
 		done
 		"disconnect_$t" >> "$LOG" 2>&1 || log "rep $rep: $t disconnect failed"
 	done

@@ -33,6 +33,8 @@ PKGS=(
 	udev multipath-tools
 	# peers for "make bench" (Documentation/performance.rst)
 	nvme-cli open-iscsi nbd-server nbd-client srptools python3-matplotlib
+	# BENCH_PERF: perf record/report inside the guest
+	linux-perf
 )
 
 missing=()

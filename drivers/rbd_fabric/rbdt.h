@@ -252,10 +252,21 @@ struct rbdt_rw {
  * @send_cqe: Completion of the response SEND.
  * @send_wr: Response SEND.
  * @send_sge: Its SGE.
+ * @imm_sge: SGEs of a response that gathers its immediate data from LIO's
+ *	pages: the header from @rsp, then the data.
+ * @imm_sg: LIO's SGL, mapped for @imm_sge until the SEND completed.
+ * @imm_nents: Entries of @imm_sg mapped; 0 if none.
  * @rsp: Response buffer.
  * @rsp_dma: Its DMA address.
  * @rsp_size: Its size.
  */
+/*
+ * SGEs of a response SEND with immediate data gathered from LIO's pages:
+ * the header and up to five pages, enough for the largest immediate read
+ * (16 KiB) and within siw's limit of six.
+ */
+#define RBDT_IMM_SGES	6
+
 /* Bits of &rbdt_cmd.wr_pending. */
 enum {
 	RBDT_WR_READ,
@@ -293,6 +304,9 @@ struct rbdt_cmd {
 	struct ib_cqe send_cqe;
 	struct ib_send_wr send_wr;
 	struct ib_sge send_sge;
+	struct ib_sge imm_sge[RBDT_IMM_SGES];
+	struct scatterlist *imm_sg;
+	u32 imm_nents;
 	void *rsp;
 	u64 rsp_dma;
 	u32 rsp_size;

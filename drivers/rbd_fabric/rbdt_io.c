@@ -12,7 +12,9 @@
  *	rdma_rw context per descriptor issues the RDMA READs, whose
  *	completion calls target_execute_cmd()
  *   queue_data_in: RDMA WRITEs chained in front of the response SEND, or
- *	the data copied into the response (immediate read)
+ *	an immediate read: the SEND gathers the data from LIO's pages
+ *	behind the header (copied into the response when it has sense data
+ *	or the pages need too many SGEs)
  *   queue_status: the response SEND alone
  *   send completion: drop the ACK reference; release_cmd frees the rw
  *	contexts and the descriptor
@@ -194,6 +196,8 @@ static void rbdt_build_rsp(struct rbdt_cmd *cmd, u8 status, const u8 *sense,
 		memcpy((u8 *)(rsp + 1) + imm_len, sense, sense_len);
 
 	cmd->send_sge.length = len;
+	cmd->send_wr.sg_list = &cmd->send_sge;
+	cmd->send_wr.num_sge = 1;
 	cmd->send_wr.next = NULL;
 	if (cmd->invalidate) {
 		cmd->send_wr.opcode = IB_WR_SEND_WITH_INV;
@@ -203,6 +207,64 @@ static void rbdt_build_rsp(struct rbdt_cmd *cmd, u8 status, const u8 *sense,
 	}
 	ib_dma_sync_single_for_device(cmd->q->dev->ib_dev, cmd->rsp_dma, len,
 				      DMA_TO_DEVICE);
+}
+
+/* Unmap LIO's pages from an immediate read's SEND; before LIO frees them. */
+static void rbdt_imm_unmap(struct rbdt_cmd *cmd)
+{
+	if (!cmd->imm_nents)
+		return;
+	ib_dma_unmap_sg(cmd->q->dev->ib_dev, cmd->imm_sg, cmd->imm_nents,
+			DMA_TO_DEVICE);
+	cmd->imm_nents = 0;
+	cmd->imm_sg = NULL;
+}
+
+/*
+ * Let the response SEND of an immediate read gather its @imm_len bytes of
+ * data from LIO's pages instead of copying them behind the header. The
+ * response is built (with @imm_len) and has no sense data. Returns false
+ * if the pages need more SGEs than the send queue takes or cannot be
+ * mapped; the caller copies then.
+ */
+static bool rbdt_imm_map(struct rbdt_cmd *cmd, u32 imm_len)
+{
+	struct se_cmd *se_cmd = &cmd->se_cmd;
+	struct rbdt_queue *q = cmd->q;
+	u32 max = min_t(u32, q->qp->max_write_sge, RBDT_IMM_SGES);
+	struct scatterlist *sg;
+	int count, i, n = 1;
+
+	if (!imm_len || se_cmd->t_data_nents + 1 > max)
+		return false;
+	count = ib_dma_map_sg(q->dev->ib_dev, se_cmd->t_data_sg,
+			      se_cmd->t_data_nents, DMA_TO_DEVICE);
+	if (count <= 0)
+		return false;
+	cmd->imm_sg = se_cmd->t_data_sg;
+	cmd->imm_nents = se_cmd->t_data_nents;
+
+	cmd->imm_sge[0] = cmd->send_sge;
+	cmd->imm_sge[0].length = sizeof(struct rbd_rsp);
+	for_each_sg(se_cmd->t_data_sg, sg, count, i) {
+		u32 len = min_t(u32, sg_dma_len(sg), imm_len);
+
+		if (!len)
+			break;
+		cmd->imm_sge[n].addr = sg_dma_address(sg);
+		cmd->imm_sge[n].length = len;
+		cmd->imm_sge[n].lkey = q->dev->pd->local_dma_lkey;
+		imm_len -= len;
+		n++;
+	}
+	if (imm_len) {
+		/* The SGL holds less than the response announces. */
+		rbdt_imm_unmap(cmd);
+		return false;
+	}
+	cmd->send_wr.sg_list = cmd->imm_sge;
+	cmd->send_wr.num_sge = n;
+	return true;
 }
 
 /* The response of @cmd is posted (or dropped): the slot is free. */
@@ -480,6 +542,7 @@ static void rbdt_cmd_send_finish(struct rbdt_cmd *cmd, enum ib_wc_status status)
 		rbdt_queue_error(q);
 	}
 	rbdt_sq_release(cmd);
+	rbdt_imm_unmap(cmd);
 	if (!cmd->lio) {
 		rbdt_cmd_put_desc(cmd);
 		return;
@@ -689,6 +752,7 @@ static void rbdt_post_lio_rsp(struct rbdt_cmd *cmd, struct ib_send_wr *first)
 {
 	if (rbdt_post_rsp(cmd, first)) {
 		rbdt_sq_release(cmd);
+		rbdt_imm_unmap(cmd);
 		target_put_sess_cmd(&cmd->se_cmd);
 	}
 }
@@ -708,14 +772,34 @@ int rbdt_queue_data_in(struct se_cmd *se_cmd)
 	int n, i;
 
 	if (!cmd->nr_desc) {
-		/* Immediate read; the validator bounded data_length. */
+		/*
+		 * Immediate read; the validator bounded data_length. Without
+		 * sense data the SEND gathers the data from LIO's pages, else
+		 * (or if they do not fit) it is copied behind the header.
+		 */
 		imm_len = min(se_cmd->data_length, q->lim.imm_read_size);
-		sg_copy_to_buffer(se_cmd->t_data_sg, se_cmd->t_data_nents,
-				  (u8 *)cmd->rsp + sizeof(struct rbd_rsp),
-				  imm_len);
+		if (rbdt_sense_len(se_cmd)) {
+			sg_copy_to_buffer(se_cmd->t_data_sg,
+					  se_cmd->t_data_nents,
+					  (u8 *)cmd->rsp + sizeof(struct rbd_rsp),
+					  imm_len);
+			rbdt_build_lio_rsp(cmd, imm_len);
+		} else {
+			rbdt_build_lio_rsp(cmd, imm_len);
+			if (!rbdt_imm_map(cmd, imm_len)) {
+				sg_copy_to_buffer(se_cmd->t_data_sg,
+						  se_cmd->t_data_nents,
+						  (u8 *)cmd->rsp +
+						  sizeof(struct rbd_rsp),
+						  imm_len);
+				ib_dma_sync_single_for_device(q->dev->ib_dev,
+							      cmd->rsp_dma,
+							      cmd->send_sge.length,
+							      DMA_TO_DEVICE);
+			}
+		}
 		atomic64_inc(&q->sess->stats.immd_reads);
 		atomic64_add(imm_len, &q->sess->stats.bytes_out);
-		rbdt_build_lio_rsp(cmd, imm_len);
 		rbdt_post_lio_rsp(cmd, first);
 		return 0;
 	}

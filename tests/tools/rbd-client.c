@@ -225,6 +225,22 @@ static void disconnect_all(void)
 }
 
 /*
+ * Length to allocate and register for a buffer of @len bytes: whole pages,
+ * and never a multiple of 256 pages. rdma_rxe in 6.1 keeps an MR's pages
+ * in maps of 256 and, after a copy that ends in the last page of the last
+ * map, reads the pointer of the map behind it (rxe_mr_copy(); KASAN
+ * reports a slab-out-of-bounds read). One page more avoids that layout.
+ */
+static size_t mr_len(size_t len)
+{
+	size_t pages = (len + 4095) / 4096;
+
+	if (pages % 256 == 0)
+		pages++;
+	return pages * 4096;
+}
+
+/*
  * Connect queue @qid with connect request @req (already in wire format).
  * Returns 0, EX_REFUSED (reject; g.last_reject holds the reason) or
  * EX_DISC/EX_USAGE on other failures.
@@ -237,6 +253,7 @@ static int queue_connect(struct queue *q, const struct rbd_cm_req *req,
 	struct ibv_device_attr dattr;
 	struct rdma_cm_event *ev;
 	struct addrinfo *ai, hints = { .ai_socktype = SOCK_STREAM };
+	size_t rlen, slen, dlen;
 	uint32_t i;
 	int ret;
 
@@ -302,20 +319,22 @@ static int queue_connect(struct queue *q, const struct rbd_cm_req *req,
 	q->ch = ibv_create_comp_channel(q->id->verbs);
 	q->cq = q->ch ? ibv_create_cq(q->id->verbs, 2 * (nrecv + q->nsend) + 8,
 				      NULL, q->ch, 0) : NULL;
-	q->recv_buf = aligned_alloc(4096, (size_t)nrecv * recv_size + 4096);
-	q->send_buf = aligned_alloc(4096, (size_t)q->nsend * q->send_size);
-	q->data = aligned_alloc(4096, data_size ? data_size : 4096);
+	rlen = mr_len((size_t)nrecv * recv_size + 4096);
+	slen = mr_len((size_t)q->nsend * q->send_size);
+	dlen = mr_len(data_size ? data_size : 4096);
+	q->recv_buf = aligned_alloc(4096, rlen);
+	q->send_buf = aligned_alloc(4096, slen);
+	q->data = aligned_alloc(4096, dlen);
 	if (!q->pd || !q->cq || !q->recv_buf || !q->send_buf || !q->data) {
 		fprintf(stderr, "out of resources\n");
 		return EX_USAGE;
 	}
-	memset(q->data, 0, data_size ? data_size : 4096);
-	q->recv_mr = ibv_reg_mr(q->pd, q->recv_buf, (size_t)nrecv * recv_size,
+	memset(q->data, 0, dlen);
+	q->recv_mr = ibv_reg_mr(q->pd, q->recv_buf, rlen,
 				IBV_ACCESS_LOCAL_WRITE);
-	q->send_mr = ibv_reg_mr(q->pd, q->send_buf,
-				(size_t)q->nsend * q->send_size,
+	q->send_mr = ibv_reg_mr(q->pd, q->send_buf, slen,
 				IBV_ACCESS_LOCAL_WRITE);
-	q->data_mr = ibv_reg_mr(q->pd, q->data, data_size ? data_size : 4096,
+	q->data_mr = ibv_reg_mr(q->pd, q->data, dlen,
 				IBV_ACCESS_LOCAL_WRITE |
 				IBV_ACCESS_REMOTE_READ |
 				IBV_ACCESS_REMOTE_WRITE);

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Unit tests of rbdadm's parsers: portals, sizes, the initiator name file. */
+/*
+ * Unit tests of rbdadm's parsers: portals, sizes, the initiator name file,
+ * the stats files and the latency histogram.
+ */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdbool.h>
@@ -11,10 +14,12 @@
 #include <string.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include <json-c/json.h>
 
 #include <rbd/rbd_proto.h>
 #include <rbd/rbd_proto_check.h>
 
+#include "output.h"
 #include "rbdadm.h"
 
 static void portal_ok(const char *in, const char *addr, unsigned int port)
@@ -201,6 +206,353 @@ static void test_block_stat(void **state)
 	assert_int_equal(parse_block_stat("1 2 3 4 5 6 7 8 9 10 11 12", v, 11), -1);
 }
 
+/* rbdi's bucket count (drivers/rbd_ini/rbdi.h RBDI_LAT_BUCKETS). */
+#define KERNEL_LAT_BUCKETS	22
+
+/*
+ * Write a latency table into BUF as rbdi_latency_show() does: CNT[b] is
+ * bucket b's read, write and other count.
+ */
+static void kernel_latency(char *buf, size_t len,
+			   const unsigned long long (*cnt)[LAT_OPS])
+{
+	unsigned long long total[LAT_OPS] = { 0 };
+	size_t off;
+	char label[32];
+	int b, c;
+
+	off = snprintf(buf, len, "%-16s %12s %12s %12s\n", "latency_us", "read",
+		       "write", "other");
+	for (b = 0; b < KERNEL_LAT_BUCKETS; b++) {
+		if (!b)
+			snprintf(label, sizeof(label), "<1");
+		else if (b == KERNEL_LAT_BUCKETS - 1)
+			snprintf(label, sizeof(label), ">=%lu", 1UL << (b - 1));
+		else
+			snprintf(label, sizeof(label), "%lu-%lu", 1UL << (b - 1), 1UL << b);
+		off += snprintf(buf + off, len - off, "%-16s %12llu %12llu %12llu\n",
+				label, cnt[b][0], cnt[b][1], cnt[b][2]);
+		for (c = 0; c < LAT_OPS; c++)
+			total[c] += cnt[b][c];
+	}
+	off += snprintf(buf + off, len - off, "%-16s %12llu %12llu %12llu\n", "total",
+			total[0], total[1], total[2]);
+	assert_true(off < len);
+}
+
+/* Parse TEXT (LEN bytes, NULs allowed) as a latency table. */
+static int parse_lat_text(const char *text, size_t len, struct lat_table *t)
+{
+	FILE *f;
+	int ret;
+
+	f = fmemopen((void *)text, len, "r");
+	assert_non_null(f);
+	ret = parse_latency_table(f, t);
+	fclose(f);
+	return ret;
+}
+
+/* The example of the admin guide: reads and writes near 128 us. */
+static const unsigned long long lat_example[KERNEL_LAT_BUCKETS][LAT_OPS] = {
+	[3] = { 0, 0, 4 },		/* 4-8 */
+	[8] = { 812, 301, 0 },		/* 128-256 */
+	[9] = { 1630, 955, 2 },		/* 256-512 */
+	[21] = { 0, 0, 5 },		/* >=1048576 */
+};
+
+static void test_latency_kernel_format(void **state)
+{
+	static const unsigned long long zero[KERNEL_LAT_BUCKETS][LAT_OPS];
+	static struct lat_table t;
+	char buf[4096];
+
+	(void)state;
+	kernel_latency(buf, sizeof(buf), lat_example);
+	assert_int_equal(parse_lat_text(buf, strlen(buf), &t), 0);
+	assert_int_equal(t.nr, KERNEL_LAT_BUCKETS);
+	assert_true(t.b[0].lo_us == 0 && t.b[0].hi_us == 1 && !t.b[0].open);
+	assert_true(t.b[1].lo_us == 1 && t.b[1].hi_us == 2);
+	assert_true(t.b[8].lo_us == 128 && t.b[8].hi_us == 256);
+	assert_int_equal(t.b[8].cnt[LAT_READ], 812);
+	assert_int_equal(t.b[9].cnt[LAT_WRITE], 955);
+	assert_true(t.b[20].lo_us == 524288 && t.b[20].hi_us == 1048576);
+	assert_true(t.b[21].open && t.b[21].lo_us == 1048576);
+	assert_int_equal(t.total[LAT_READ], 2442);
+	assert_int_equal(t.total[LAT_WRITE], 1256);
+	assert_int_equal(t.total[LAT_OTHER], 11);
+
+	/* p50 of reads: the 1221st of 2442, in 256-512; p99 there too. */
+	assert_int_equal(lat_percentile(&t, LAT_READ, 50), 9);
+	assert_int_equal(lat_percentile(&t, LAT_READ, 99), 9);
+	assert_int_equal(lat_percentile(&t, LAT_WRITE, 50), 9);
+	/* other: 4, 2, 5: the 6th of 11 is in 256-512, the 11th open. */
+	assert_int_equal(lat_percentile(&t, LAT_OTHER, 50), 9);
+	assert_int_equal(lat_percentile(&t, LAT_OTHER, 99), 21);
+
+	/* A fresh (or reset) histogram: no percentile. */
+	kernel_latency(buf, sizeof(buf), zero);
+	assert_int_equal(parse_lat_text(buf, strlen(buf), &t), 0);
+	assert_int_equal(t.nr, KERNEL_LAT_BUCKETS);
+	assert_int_equal(lat_percentile(&t, LAT_READ, 50), -1);
+	assert_int_equal(lat_percentile(&t, LAT_OTHER, 99), -1);
+}
+
+static void test_latency_percentile_rounding(void **state)
+{
+	static struct lat_table t;
+	const char *s;
+
+	(void)state;
+	/* 99 in 0-1 and 1 in 1-2: the 99th of 100 is in the first. */
+	s = "latency_us read write other\n<1 99 1 0\n1-2 1 1 0\n>=2 0 0 1\ntotal 100 2 1\n";
+	assert_int_equal(parse_lat_text(s, strlen(s), &t), 0);
+	assert_int_equal(lat_percentile(&t, LAT_READ, 99), 0);
+	assert_int_equal(lat_percentile(&t, LAT_READ, 50), 0);
+	/* 1 and 1: p50 is the 1st, p99 the 2nd. */
+	assert_int_equal(lat_percentile(&t, LAT_WRITE, 50), 0);
+	assert_int_equal(lat_percentile(&t, LAT_WRITE, 99), 1);
+	assert_int_equal(lat_percentile(&t, LAT_OTHER, 50), 2);
+	/* 99 and 2 of 101: the 100th (99.99 rounded up) is in the second. */
+	s = "latency_us read write other\n<1 99 0 0\n1-2 2 0 0\ntotal 101 0 0\n";
+	assert_int_equal(parse_lat_text(s, strlen(s), &t), 0);
+	assert_int_equal(lat_percentile(&t, LAT_READ, 99), 1);
+	/* Counts near 2^64 do not overflow the rank. */
+	s = "latency_us read write other\n<1 18446744073709551614 0 0\n1-2 1 0 0\n"
+	    "total 18446744073709551615 0 0\n";
+	assert_int_equal(parse_lat_text(s, strlen(s), &t), 0);
+	assert_int_equal(lat_percentile(&t, LAT_READ, 99), 0);
+	assert_int_equal(lat_percentile(&t, LAT_READ, 100), 1);
+}
+
+/* TEXT must fail to parse, at line LINE. */
+static void lat_bad(const char *text, size_t len, unsigned int line)
+{
+	static struct lat_table t;
+
+	assert_int_equal(parse_lat_text(text, len, &t), -1);
+	assert_non_null(t.err);
+	assert_true(*t.err);
+	if (t.err_line != line)
+		fail_msg("'%.40s...': error at line %u (%s), not %u", text, t.err_line,
+			 t.err, line);
+}
+
+#define LAT_BAD(text, line)	lat_bad(text, sizeof(text) - 1, line)
+#define LAT_HEAD		"latency_us read write other\n"
+
+static void test_latency_malformed(void **state)
+{
+	static char big[8192];
+	size_t off;
+	int i;
+
+	(void)state;
+	LAT_BAD("", 0);
+	LAT_BAD("\n", 1);
+	LAT_BAD("reads 5\nwrites 6\n", 1);		/* the stats file */
+	LAT_BAD("latency_us read write\n<1 0 0 0\ntotal 0 0 0\n", 1);
+	LAT_BAD("latency_ns read write other\n<1 0 0 0\ntotal 0 0 0\n", 1);
+	LAT_BAD(LAT_HEAD, 1);				/* cut short */
+	LAT_BAD(LAT_HEAD "<1 0 0 0\n1-2 0 0 0\n", 3);	/* no total */
+	LAT_BAD(LAT_HEAD "<1 0 0 0\n1-2 0 0", 3);	/* cut mid-line */
+	LAT_BAD(LAT_HEAD "total 0 0 0\n", 2);		/* no buckets */
+	LAT_BAD(LAT_HEAD "<1 0 0\ntotal 0 0 0\n", 2);
+	LAT_BAD(LAT_HEAD "<1 0 0 0 0\ntotal 0 0 0\n", 2);
+	LAT_BAD(LAT_HEAD "\n<1 0 0 0\ntotal 0 0 0\n", 2);
+	LAT_BAD(LAT_HEAD "<1 1x 0 0\ntotal 1 0 0\n", 2);
+	LAT_BAD(LAT_HEAD "<1 -1 0 0\ntotal 0 0 0\n", 2);
+	LAT_BAD(LAT_HEAD "<1 +1 0 0\ntotal 1 0 0\n", 2);
+	LAT_BAD(LAT_HEAD "<1 18446744073709551616 0 0\ntotal 0 0 0\n", 2);
+	LAT_BAD(LAT_HEAD "<1 1 0 0\ntotal 1 0 x\n", 3);
+	LAT_BAD(LAT_HEAD "<1 0 0 0\r\ntotal 0 0 0\n", 2);
+	/* Labels. */
+	LAT_BAD(LAT_HEAD "abc 0 0 0\ntotal 0 0 0\n", 2);
+	LAT_BAD(LAT_HEAD "< 0 0 0\ntotal 0 0 0\n", 2);
+	LAT_BAD(LAT_HEAD "<0 0 0 0\ntotal 0 0 0\n", 2);
+	LAT_BAD(LAT_HEAD "<1 0 0 0\n>= 0 0 0\ntotal 0 0 0\n", 3);
+	LAT_BAD(LAT_HEAD "<1 0 0 0\n1- 0 0 0\ntotal 0 0 0\n", 3);
+	LAT_BAD(LAT_HEAD "<1 0 0 0\n-1-2 0 0 0\ntotal 0 0 0\n", 3);
+	LAT_BAD(LAT_HEAD "<1 0 0 0\n2-1 0 0 0\ntotal 0 0 0\n", 3);
+	LAT_BAD(LAT_HEAD "<1 0 0 0\n1-1 0 0 0\ntotal 0 0 0\n", 3);
+	LAT_BAD(LAT_HEAD "<1 0 0 0\n1-99999999999999999999999 0 0 0\ntotal 0 0 0\n", 3);
+	LAT_BAD(LAT_HEAD "<1 0 0 0\n1-2-4 0 0 0\ntotal 0 0 0\n", 3);
+	/* Order: a gap, a repeat, the first not at 0, a bucket after the open one. */
+	LAT_BAD(LAT_HEAD "<1 0 0 0\n2-4 0 0 0\ntotal 0 0 0\n", 3);
+	LAT_BAD(LAT_HEAD "<1 0 0 0\n1-2 0 0 0\n1-2 0 0 0\ntotal 0 0 0\n", 4);
+	LAT_BAD(LAT_HEAD "1-2 0 0 0\ntotal 0 0 0\n", 2);
+	LAT_BAD(LAT_HEAD "<1 0 0 0\n>=1 0 0 0\n>=2 0 0 0\ntotal 0 0 0\n", 4);
+	LAT_BAD(LAT_HEAD "<1 0 0 0\n>=1 0 0 0\n1-2 0 0 0\ntotal 0 0 0\n", 4);
+	/* The total does not add up; something after it. */
+	LAT_BAD(LAT_HEAD "<1 1 2 3\n1-2 1 2 3\ntotal 2 4 5\n", 4);
+	LAT_BAD(LAT_HEAD "<1 0 0 0\ntotal 0 0 0\n\n", 4);
+	LAT_BAD(LAT_HEAD "<1 0 0 0\ntotal 0 0 0\ntotal 0 0 0\n", 4);
+	/* Not text: a NUL in a line; a line longer than any rbdi writes. */
+	LAT_BAD(LAT_HEAD "<1 0 0 0\0garbage\ntotal 0 0 0\n", 2);
+	off = snprintf(big, sizeof(big), LAT_HEAD "<1 ");
+	memset(big + off, '1', 1000);
+	strcpy(big + off + 1000, " 0 0\ntotal 0 0 0\n");
+	lat_bad(big, strlen(big), 2);
+	/* More buckets than rbdadm takes. */
+	off = snprintf(big, sizeof(big), LAT_HEAD "<1 0 0 0\n");
+	for (i = 1; i < LAT_MAX_BUCKETS + 1; i++)
+		off += snprintf(big + off, sizeof(big) - off, "%d-%d 0 0 0\n", i, i + 1);
+	snprintf(big + off, sizeof(big) - off, "total 0 0 0\n");
+	lat_bad(big, strlen(big), LAT_MAX_BUCKETS + 2);
+}
+
+/*
+ * Run FN(ARG) with file descriptor FD (1 or 2) going to a temporary
+ * file; return what it wrote (malloc'd) and FN's result in *RET.
+ */
+static char *capture(int fd, int (*fn)(void *), void *arg, int *ret)
+{
+	char path[] = "/tmp/rbdadm-test-XXXXXX", *buf;
+	int tmp, saved;
+	off_t len;
+
+	fflush(stdout);
+	fflush(stderr);
+	tmp = mkstemp(path);
+	assert_true(tmp >= 0);
+	unlink(path);
+	saved = dup(fd);
+	assert_true(saved >= 0);
+	assert_true(dup2(tmp, fd) == fd);
+	*ret = fn(arg);
+	fflush(stdout);
+	fflush(stderr);
+	assert_true(dup2(saved, fd) == fd);
+	close(saved);
+	len = lseek(tmp, 0, SEEK_END);
+	assert_true(len >= 0);
+	buf = calloc(1, len + 1);
+	assert_non_null(buf);
+	assert_int_equal(pread(tmp, buf, len, 0), len);
+	close(tmp);
+	return buf;
+}
+
+/* load_latency() of the path ARG, for capture(). */
+static int run_load_latency(void *arg)
+{
+	static struct lat_table t;
+
+	return load_latency(arg, &t);
+}
+
+static void test_latency_load(void **state)
+{
+	char *out, *f;
+	int ret;
+
+	(void)state;
+	/* An older rbdi: the session's debugfs directory has no latency. */
+	out = capture(2, run_load_latency, "/nonexistent/rbdi/s0/latency", &ret);
+	assert_int_equal(ret, EXIT_FAIL);
+	assert_int_equal(EXIT_FAIL, 1);
+	assert_non_null(strstr(out, "this rbdi has no latency histogram"));
+	assert_non_null(strstr(out, "/nonexistent/rbdi/s0/latency"));
+	assert_int_equal(strchr(out, '\n') - out + 1, (int)strlen(out));	/* one line */
+	free(out);
+
+	/* Malformed: the file and line are named. */
+	f = tmpfile_with(LAT_HEAD "<1 0 0 0\n1-2 x 0 0\ntotal 0 0 0\n");
+	out = capture(2, run_load_latency, f, &ret);
+	assert_int_equal(ret, EXIT_FAIL);
+	assert_non_null(strstr(out, f));
+	assert_non_null(strstr(out, "line 3"));
+	free(out);
+	unlink(f);
+
+	f = tmpfile_with("");
+	out = capture(2, run_load_latency, f, &ret);
+	assert_int_equal(ret, EXIT_FAIL);
+	assert_non_null(strstr(out, "empty"));
+	free(out);
+	unlink(f);
+
+	f = tmpfile_with(LAT_HEAD "<1 0 0 0\n>=1 3 0 0\ntotal 3 0 0\n");
+	out = capture(2, run_load_latency, f, &ret);
+	assert_int_equal(ret, EXIT_OK);
+	assert_string_equal(out, "");
+	free(out);
+	unlink(f);
+}
+
+/* out_init(), print_latency() and out_finish() of the table ARG. */
+static int run_print_latency(void *arg)
+{
+	out_init(opt_json ? OUT_JSON : OUT_TEXT);
+	print_latency(arg);
+	return out_finish();
+}
+
+static void test_latency_print(void **state)
+{
+	static struct lat_table t;
+	struct json_object *j, *lat, *bk, *o, *v;
+	char buf[4096], *out;
+	int ret;
+
+	(void)state;
+	kernel_latency(buf, sizeof(buf), lat_example);
+	assert_int_equal(parse_lat_text(buf, strlen(buf), &t), 0);
+
+	/* Text: only the buckets that counted, totals, bounds. */
+	opt_json = 0;
+	out = capture(1, run_print_latency, &t, &ret);
+	assert_int_equal(ret, 0);
+	assert_string_equal(out,
+		"\n"
+		"Latency (us):              read        write        other\n"
+		"4-8                           0            0            4\n"
+		"128-256                     812          301            0\n"
+		"256-512                    1630          955            2\n"
+		">=1048576                     0            0            5\n"
+		"total                      2442         1256           11\n"
+		"p50 (bucket bound)         <512         <512         <512\n"
+		"p99 (bucket bound)         <512         <512    >=1048576\n");
+	free(out);
+
+	/* JSON: every bucket, hi_us null for the open one. */
+	opt_json = 1;
+	out = capture(1, run_print_latency, &t, &ret);
+	opt_json = 0;
+	assert_int_equal(ret, 0);
+	j = json_tokener_parse(out);
+	assert_non_null(j);
+	assert_true(json_object_object_get_ex(j, "latency", &lat));
+	assert_true(json_object_object_get_ex(lat, "buckets", &bk));
+	assert_true(json_object_is_type(bk, json_type_array));
+	assert_int_equal(json_object_array_length(bk), KERNEL_LAT_BUCKETS);
+	o = json_object_array_get_idx(bk, 8);
+	assert_true(json_object_object_get_ex(o, "lo_us", &v));
+	assert_int_equal(json_object_get_uint64(v), 128);
+	assert_true(json_object_object_get_ex(o, "hi_us", &v));
+	assert_int_equal(json_object_get_uint64(v), 256);
+	assert_true(json_object_object_get_ex(o, "read", &v));
+	assert_int_equal(json_object_get_uint64(v), 812);
+	o = json_object_array_get_idx(bk, KERNEL_LAT_BUCKETS - 1);
+	assert_true(json_object_object_get_ex(o, "lo_us", &v));
+	assert_int_equal(json_object_get_uint64(v), 1048576);
+	assert_true(json_object_object_get_ex(o, "hi_us", &v));
+	assert_null(v);
+	assert_true(json_object_object_get_ex(o, "other", &v));
+	assert_int_equal(json_object_get_uint64(v), 5);
+	assert_true(json_object_object_get_ex(lat, "total", &o));
+	assert_true(json_object_object_get_ex(o, "write", &v));
+	assert_int_equal(json_object_get_uint64(v), 1256);
+	assert_true(json_object_object_get_ex(lat, "p50_bucket_bound_us", &o));
+	assert_true(json_object_object_get_ex(o, "read", &v));
+	assert_int_equal(json_object_get_uint64(v), 512);
+	assert_true(json_object_object_get_ex(lat, "p99_bucket_bound_us", &o));
+	assert_true(json_object_object_get_ex(o, "other", &v));
+	assert_null(v);
+	json_object_put(j);
+	free(out);
+}
+
 static void disc_rsp(struct rbd_discover_rsp *r, uint32_t idx, uint32_t nr,
 		     const char *tgt, uint16_t tpgt, uint64_t first, uint16_t n,
 		     bool more)
@@ -305,6 +657,11 @@ int main(void)
 		cmocka_unit_test(test_initiatorname),
 		cmocka_unit_test(test_stat_line),
 		cmocka_unit_test(test_block_stat),
+		cmocka_unit_test(test_latency_kernel_format),
+		cmocka_unit_test(test_latency_percentile_rounding),
+		cmocka_unit_test(test_latency_malformed),
+		cmocka_unit_test(test_latency_load),
+		cmocka_unit_test(test_latency_print),
 		cmocka_unit_test(test_disc_next),
 	};
 

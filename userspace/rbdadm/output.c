@@ -67,6 +67,19 @@ void out_list_end(void)
 		json_pop();
 }
 
+/* A named nested object in JSON; nothing in text. */
+void out_object_begin(const char *key)
+{
+	if (mode == OUT_JSON)
+		json_push(key, json_object_new_object());
+}
+
+void out_object_end(void)
+{
+	if (mode == OUT_JSON)
+		json_pop();
+}
+
 void out_record_begin(void)
 {
 	if (mode == OUT_JSON)
@@ -103,6 +116,15 @@ void out_i64(const char *key, const char *label, int64_t val)
 		json_add(key, json_object_new_int64(val));
 	else
 		printf("%-18s %" PRId64 "\n", label, val);
+}
+
+/* No value: JSON null, "-" in text. */
+void out_null(const char *key, const char *label)
+{
+	if (mode == OUT_JSON)
+		json_add(key, NULL);
+	else
+		printf("%-18s -\n", label);
 }
 
 void out_bool(const char *key, const char *label, bool val)

@@ -20,11 +20,15 @@ void out_list_begin(const char *key);
 void out_list_end(void);
 void out_record_begin(void);
 void out_record_end(void);
+/* A named object inside the current one (JSON only; text: nothing). */
+void out_object_begin(const char *key);
+void out_object_end(void);
 
 void out_str(const char *key, const char *label, const char *val);
 void out_u64(const char *key, const char *label, uint64_t val);
 void out_i64(const char *key, const char *label, int64_t val);
 void out_bool(const char *key, const char *label, bool val);
+void out_null(const char *key, const char *label);
 
 /* One clear line on stderr, prefixed with the program name. */
 void err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -2,7 +2,9 @@
 #ifndef RBDADM_H
 #define RBDADM_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 /* Exit statuses, documented in rbdadm(8). */
 #define EXIT_OK		0
@@ -74,6 +76,34 @@ void disc_result_free(struct disc_result *res);
 int parse_stat_line(const char *line, char *name, size_t nlen,
 		    unsigned long long *val, char *str, size_t slen);
 int parse_block_stat(const char *s, unsigned long long *v, int max);
+
+/*
+ * rbdi's latency histogram, /sys/kernel/debug/rbdi/<session>/latency:
+ * buckets of completion latency in microseconds, counted per column.
+ */
+#define LAT_MAX_BUCKETS	64
+enum { LAT_READ, LAT_WRITE, LAT_OTHER, LAT_OPS };
+
+struct lat_bucket {
+	unsigned long long lo_us;	/* at least this many us */
+	unsigned long long hi_us;	/* less than this; unset if open */
+	bool open;			/* the last bucket, ">=lo_us" */
+	unsigned long long cnt[LAT_OPS];
+};
+
+struct lat_table {
+	unsigned int nr;
+	struct lat_bucket b[LAT_MAX_BUCKETS];
+	unsigned long long total[LAT_OPS];
+	/* After a failed parse: the line (1-based, 0: none) and why. */
+	unsigned int err_line;
+	const char *err;
+};
+
+int parse_latency_table(FILE *f, struct lat_table *t);
+int lat_percentile(const struct lat_table *t, int op, unsigned int pct);
+int load_latency(const char *path, struct lat_table *t);
+void print_latency(const struct lat_table *t);
 
 /* Helpers of login.c, also unit-tested. */
 int parse_portal(const char *s, char *addr, size_t len, unsigned int *port);

@@ -553,6 +553,77 @@ static void test_latency_print(void **state)
 	free(out);
 }
 
+static int usage_calls;
+
+/* A command's usage(), for parse_common_opts(). */
+static void fake_usage(void)
+{
+	usage_calls++;
+	puts("Usage: fake");
+}
+
+/* parse_common_opts() of the NULL-terminated argv ARG, for capture(). */
+static int run_common_opts(void *arg)
+{
+	char **argv = arg;
+	int argc = 0;
+
+	while (argv[argc])
+		argc++;
+	return parse_common_opts(argc, argv, fake_usage);
+}
+
+/* parse_common_opts() of ARGV must return WANT; returns what it wrote on FD. */
+static char *common_opts(char **argv, int want, int fd)
+{
+	char *out;
+	int ret;
+
+	usage_calls = 0;
+	opt_json = 0;
+	out = capture(fd, run_common_opts, argv, &ret);
+	assert_int_equal(ret, want);
+	return out;
+}
+
+static void test_common_opts(void **state)
+{
+	char a0[] = "list", a1[] = "-j", a2[] = "rbdi0", a3[] = "--help", a4[] = "--bogus";
+	char a5[] = "-h", a6[] = "--json", a7[] = "-x";
+	char *v1[] = { a0, NULL }, *v2[] = { a0, a1, NULL }, *v3[] = { a0, a2, a6, NULL };
+	char *v4[] = { a0, a3, NULL }, *v5[] = { a0, a5, a2, NULL }, *v6[] = { a0, a4, NULL };
+	char *v7[] = { a0, a7, a2, NULL };
+	char *out;
+
+	(void)state;
+	free(common_opts(v1, -1, 1));
+	assert_int_equal(optind, 1);
+	assert_int_equal(opt_json, 0);
+	free(common_opts(v2, -1, 1));
+	assert_int_equal(optind, 2);
+	assert_int_equal(opt_json, 1);
+	/* Options after the operand, as getopt_long permutes them. */
+	free(common_opts(v3, -1, 1));
+	assert_int_equal(opt_json, 1);
+	assert_int_equal(optind, 2);
+	assert_string_equal(v3[optind], "rbdi0");
+	/* --help: usage on stdout, exit 0; an unknown option: exit 2. */
+	out = common_opts(v4, EXIT_OK, 1);
+	assert_string_equal(out, "Usage: fake\n");
+	assert_int_equal(usage_calls, 1);
+	free(out);
+	free(common_opts(v5, EXIT_OK, 1));
+	assert_int_equal(usage_calls, 1);
+	out = common_opts(v6, EXIT_USAGE, 2);
+	assert_string_equal(out, "list: unrecognized option '--bogus'\n");
+	assert_int_equal(usage_calls, 1);
+	free(out);
+	out = common_opts(v7, EXIT_USAGE, 2);
+	assert_string_equal(out, "list: invalid option -- 'x'\n");
+	free(out);
+	opt_json = 0;
+}
+
 static void disc_rsp(struct rbd_discover_rsp *r, uint32_t idx, uint32_t nr,
 		     const char *tgt, uint16_t tpgt, uint64_t first, uint16_t n,
 		     bool more)
@@ -662,6 +733,7 @@ int main(void)
 		cmocka_unit_test(test_latency_malformed),
 		cmocka_unit_test(test_latency_load),
 		cmocka_unit_test(test_latency_print),
+		cmocka_unit_test(test_common_opts),
 		cmocka_unit_test(test_disc_next),
 	};
 

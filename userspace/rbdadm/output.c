@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <getopt.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <json-c/json.h>
 
 #include "output.h"
+#include "rbdadm.h"
 
 int opt_json;
 
@@ -161,4 +163,36 @@ void err(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+}
+
+/*
+ * The options of a command that takes only -j/--json and -h/--help:
+ * --help and an unknown option show USAGE. Returns -1 to go on, with
+ * optind at the first operand, or the exit status to return: EXIT_OK
+ * after --help, EXIT_USAGE after an unknown option.
+ */
+int parse_common_opts(int argc, char **argv, void (*usage)(void))
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			opt_json = 1;
+			break;
+		case 'h':
+			usage();
+			return EXIT_OK;
+		default:
+			usage();
+			return EXIT_USAGE;
+		}
+	}
+	return -1;
 }

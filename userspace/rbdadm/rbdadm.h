@@ -24,6 +24,12 @@ struct cmd {
 
 extern int opt_json;
 
+/*
+ * Options of the commands that take only -j/--json and -h/--help (in
+ * output.c). Returns -1 to go on, else the command's exit status.
+ */
+int parse_common_opts(int argc, char **argv, void (*usage)(void));
+
 /* Configuration files, documented in rbdadm(8). */
 #define RBD_CONF_DIR		"/etc/rbd"
 #define RBD_INITIATORNAME_FILE	RBD_CONF_DIR "/initiatorname"

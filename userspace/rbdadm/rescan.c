@@ -7,7 +7,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,32 +45,17 @@ static int disk_size(const char *dev, unsigned long long *bytes)
 	return 0;
 }
 
+/* rbdadm rescan: resize a session's disk to its LUN's capacity now. */
 int cmd_rescan(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	char name[256], dir[PATH_MAX], dev[64];
 	unsigned long long before, after;
 	const char *why;
-	int c, fd, ret;
+	int fd, ret;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'j':
-			opt_json = 1;
-			break;
-		case 'h':
-			usage_rescan();
-			return EXIT_OK;
-		default:
-			usage_rescan();
-			return EXIT_USAGE;
-		}
-	}
+	ret = parse_common_opts(argc, argv, usage_rescan);
+	if (ret >= 0)
+		return ret;
 	if (optind != argc - 1) {
 		err(optind < argc ? "rescan: one device only" :
 		    "rescan: a device or session is required (see rbdadm rescan --help)");

@@ -3,7 +3,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,31 +78,17 @@ void usage_list(void)
 	     "address, state and the negotiated limits. Alias: show.");
 }
 
+/* rbdadm list: every session and its attributes. */
 int cmd_list(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct dirent **ents;
 	char dir[4096], val[512];
-	int n, i, c;
+	int n, i, ret;
 	size_t f;
 
-	while ((c = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'j':
-			opt_json = 1;
-			break;
-		case 'h':
-			usage_list();
-			return EXIT_OK;
-		default:
-			usage_list();
-			return EXIT_USAGE;
-		}
-	}
+	ret = parse_common_opts(argc, argv, usage_list);
+	if (ret >= 0)
+		return ret;
 	if (optind < argc) {
 		err("list: unexpected argument '%s'", argv[optind]);
 		return EXIT_USAGE;

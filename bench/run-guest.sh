@@ -439,15 +439,28 @@ run_job() {
 }
 
 # ------------------------------------------------------------------ perftest
+# perftest_listening TEST: the perftest server has its rdma_cm listener.
+perftest_listening() {
+	rdma resource show cm_id | grep 'state LISTEN' | grep -Eq "comm ib_$1( |$)"
+}
+
 # perftest TEST SIZE OUT: server first, then client; retry when perftest's
-# clock calibration fails (figures 0 or inf) or the client races.
+# clock calibration fails (figures 0 or inf). The client starts only once
+# the server listens: a client rejected by a server not yet listening
+# crashes in its error path (a general protection fault in librdmacm on
+# the console, seen with ib_write_lat).
 perftest_one() {
 	local t=$1 size=$2 out=$3 try spid ok=0 iters=2000
 	case "$t" in *_bw) [ "$size" -ge 65536 ] && iters=500 ;; esac
 	for try in 1 2 3; do
 		"ib_$t" -R -F -s "$size" -n $iters > "$out.server" 2>&1 &
 		spid=$!
-		sleep 1
+		if ! wait_for 30 perftest_listening "$t"; then
+			log "perftest $t $size: the server does not listen"
+			kill "$spid" 2> /dev/null
+			wait "$spid" 2> /dev/null
+			continue
+		fi
 		timeout 60 "ib_$t" -R -F -s "$size" -n $iters "$TGT" > "$out" 2>&1
 		wait_for 10 sh -c "! kill -0 $spid"
 		kill "$spid" 2> /dev/null

@@ -135,11 +135,7 @@ if [ -w /sys/kernel/debug/kmemleak ]; then
 		echo scan > /sys/kernel/debug/kmemleak
 		echo "$printk" > /proc/sys/kernel/printk
 		cat /sys/kernel/debug/kmemleak > "$res/all"
-		awk -v ours='\\[(rbdt|rbdi|rbd_selftest)\\]' '
-			function flush() { if (r != "" && r ~ ours) printf "%s", r; r = "" }
-			/^unreferenced object/ { flush() }
-			{ r = r $0 "\n" }
-			END { flush() }' "$res/all" > "$res/ours"
+		awk -f "$RBD_REPO/tests/vm/kmemleak-ours" "$res/all" > "$res/ours"
 		n_all=$(grep -c '^unreferenced object' "$res/all")
 		n_ours=$(grep -c '^unreferenced object' "$res/ours")
 		echo "kmemleak: $n_all suspected leaks in all, $n_ours from our modules"

@@ -397,6 +397,8 @@ struct rbdt_cq {
  * @pending_work: Starts capsules that waited for their slot's descriptor.
  * @timeout_work: Login timeout, then keep-alive timeout of queue 0.
  * @keepalive_ms: Keep-alive timeout granted at login, or 0.
+ * @last_rx: jiffies of the last capsule received; any queue's traffic
+ *	keeps the session alive.
  */
 struct rbdt_queue {
 	struct rdma_cm_id *cm_id;
@@ -430,6 +432,7 @@ struct rbdt_queue {
 	struct work_struct pending_work;
 	struct delayed_work timeout_work;
 	u32 keepalive_ms;
+	unsigned long last_rx;
 };
 
 /* The queue of a work completion. */

@@ -525,6 +525,7 @@ static void rbdt_handle_login(struct rbdt_queue *q, struct rbdt_recv *r,
 			    &rbdt_stats_fops);
 
 	q->keepalive_ms = le32_to_cpu(sess->login.keepalive_ms);
+	WRITE_ONCE(q->last_rx, jiffies);
 	if (q->keepalive_ms)
 		mod_delayed_work(rbdt_wq, &q->timeout_work,
 				 msecs_to_jiffies(q->keepalive_ms));
@@ -787,9 +788,7 @@ static void rbdt_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 	if (len > q->recv_size)
 		len = 0;	/* cannot happen; refused as too short */
 
-	if (q->qid == 0 && q->keepalive_ms)
-		mod_delayed_work(rbdt_wq, &q->timeout_work,
-				 msecs_to_jiffies(q->keepalive_ms));
+	WRITE_ONCE(q->last_rx, jiffies);
 
 	if (q->qid && len >= sizeof(*hdr) &&
 	    hdr->opcode == RBD_OP_SCSI_CMD) {
@@ -850,11 +849,45 @@ out_violation:
 	rbdt_queue_error(q);
 }
 
+/*
+ * The newest capsule any queue of @q's session received. Bulk data on a
+ * shared link can hold queue 0's NOPs back for seconds, but data that
+ * arrives proves the initiator alive as well (as NVMe-oF's traffic based
+ * keep-alive does).
+ */
+static unsigned long rbdt_session_last_rx(struct rbdt_queue *q)
+{
+	struct rbdt_session *sess = q->sess;
+	unsigned long last = READ_ONCE(q->last_rx), flags;
+	int i;
+
+	spin_lock_irqsave(&rbdt_sess_lock, flags);
+	for (i = 1; i <= RBD_MAX_NR_QUEUES; i++) {
+		struct rbdt_queue *ioq = sess->queues[i];
+
+		if (ioq && time_after(READ_ONCE(ioq->last_rx), last))
+			last = READ_ONCE(ioq->last_rx);
+	}
+	spin_unlock_irqrestore(&rbdt_sess_lock, flags);
+	return last;
+}
+
 static void rbdt_timeout_work(struct work_struct *work)
 {
 	struct rbdt_queue *q = container_of(to_delayed_work(work),
 					    struct rbdt_queue, timeout_work);
 
+	if (q->logged_in) {
+		unsigned long now = jiffies;
+		unsigned long expires = rbdt_session_last_rx(q) +
+					msecs_to_jiffies(q->keepalive_ms);
+
+		if (time_before(now, expires)) {
+			queue_delayed_work(rbdt_wq, &q->timeout_work,
+					   expires - now);
+			return;
+		}
+	}
 	if (q->logged_in)
 		pr_warn("qid 0 %pISpc: keep-alive timeout (%u ms); disconnecting\n",
 			&q->peer, q->keepalive_ms);
@@ -1323,6 +1356,10 @@ int rbdt_connect_request(struct rdma_cm_id *cm_id, struct rdma_cm_event *event)
 	return 0;
 
 out_drain:
+	/* The flushed receives must not queue the release work as well. */
+	spin_lock_irqsave(&q->lock, flags);
+	q->dying = true;
+	spin_unlock_irqrestore(&q->lock, flags);
 	ib_drain_qp(q->qp);
 out_destroy:
 	if (q->qp) {

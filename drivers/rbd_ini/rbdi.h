@@ -435,6 +435,7 @@ struct rbdi_ctrl_slot {
  * @slots: Control slots (queue 0 only).
  * @cmd_size: Size of a command capsule buffer of this queue.
  * @tags: blk-mq tags of the hardware queue (I/O queues).
+ * @last_rx: jiffies of the last capsule received (keep-alive).
  */
 struct rbdi_queue {
 	struct rbdi_session *sess;
@@ -458,6 +459,7 @@ struct rbdi_queue {
 	struct rbdi_ctrl_slot slots[RBDI_NR_USED_SLOTS];
 	u32 cmd_size;
 	struct blk_mq_tags *tags;
+	unsigned long last_rx;
 };
 
 /* Scatterlist entries embedded in each request before chaining. */

@@ -182,6 +182,7 @@ static void rbdi_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 	}
 	ib_dma_sync_single_for_cpu(q->sess->ibdev, rb->dma, q->rbuf_size,
 				   DMA_FROM_DEVICE);
+	WRITE_ONCE(q->last_rx, jiffies);
 	if (q->qid)
 		rbdi_blk_rsp(q, rb, wc);
 	else
@@ -714,6 +715,25 @@ static int rbdi_login(struct rbdi_session *sess)
 	return 0;
 }
 
+/*
+ * The newest capsule any queue received: responses queued behind bulk data
+ * on a shared link prove the target alive while the NOP answer waits.
+ */
+static unsigned long rbdi_sess_last_rx(struct rbdi_session *sess)
+{
+	unsigned long last = READ_ONCE(sess->queues[0].last_rx);
+	unsigned int i;
+
+	for (i = 1; i <= sess->nr_queues; i++) {
+		struct rbdi_queue *q = &sess->queues[i];
+
+		if (test_bit(RBDI_Q_LIVE, &q->flags) &&
+		    time_after(READ_ONCE(q->last_rx), last))
+			last = READ_ONCE(q->last_rx);
+	}
+	return last;
+}
+
 /**
  * rbdi_ka_work() - send a keep-alive NOP, or notice that one expired
  * @work: &rbdi_session.ka_work.
@@ -734,6 +754,8 @@ void rbdi_ka_work(struct work_struct *work)
 	spin_lock_irq(&sess->ctrl_lock);
 	if (sess->nop_pending) {
 		expired = time_after(jiffies, sess->nop_sent +
+				     msecs_to_jiffies(sess->ka_ms)) &&
+			  time_after(jiffies, rbdi_sess_last_rx(sess) +
 				     msecs_to_jiffies(sess->ka_ms));
 	} else {
 		sess->nop_pending = true;
@@ -822,6 +844,7 @@ static void rbdi_queue_init(struct rbdi_session *sess, u16 qid)
 	q->sess = sess;
 	q->qid = qid;
 	q->flags = 0;
+	q->last_rx = jiffies;
 	q->polled = qid && qid > sess->nr_queues - sess->nr_poll;
 	memset(&q->cm_req, 0, sizeof(q->cm_req));
 	if (!qid) {
@@ -886,6 +909,10 @@ int rbdi_connect(struct rbdi_session *sess)
 	ret = rbdi_login(sess);
 	if (ret)
 		return ret;
+	/* The target's keep-alive timer runs from the LOGIN on. */
+	if (sess->ka_ms)
+		queue_delayed_work(rbdi_wq, &sess->ka_work,
+				   msecs_to_jiffies(sess->ka_ms / 2));
 	if (sess->nr_queues >= sess->queues_alloc) {
 		rbdi_sess_err(sess, "target granted %u queues, more than requested\n",
 			      sess->nr_queues);

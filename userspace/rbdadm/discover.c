@@ -479,10 +479,10 @@ int cmd_discover(int argc, char **argv)
 		out_list_begin("luns");
 		for (j = 0; j < res.e[i].nr_luns; j++)
 			out_u64(NULL, "LUN:", res.e[i].luns[j]);
-		out_list_end();
-		out_record_end();
+		out_end();
+		out_end();
 	}
-	out_list_end();
+	out_end();
 	ret = out_finish() ? EXIT_FAIL : EXIT_OK;
 out:
 	disc_result_free(&res);

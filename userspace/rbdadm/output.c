@@ -63,23 +63,11 @@ void out_list_begin(const char *key)
 		json_push(key, json_object_new_array());
 }
 
-void out_list_end(void)
-{
-	if (mode == OUT_JSON)
-		json_pop();
-}
-
 /* A named nested object in JSON; nothing in text. */
 void out_object_begin(const char *key)
 {
 	if (mode == OUT_JSON)
 		json_push(key, json_object_new_object());
-}
-
-void out_object_end(void)
-{
-	if (mode == OUT_JSON)
-		json_pop();
 }
 
 void out_record_begin(void)
@@ -90,7 +78,8 @@ void out_record_begin(void)
 		putchar('\n');
 }
 
-void out_record_end(void)
+/* Close the innermost open list, record or object. */
+void out_end(void)
 {
 	if (mode == OUT_JSON)
 		json_pop();

@@ -15,14 +15,15 @@ void out_init(enum out_mode mode);
 /* Flush everything (the JSON document) to stdout; returns 0 or -1. */
 int out_finish(void);
 
-/* A list of records (JSON array; text: one block per record). */
+/*
+ * A list of records (JSON array; text: one block per record) and a named
+ * object inside the current one (JSON only; text: nothing). out_end()
+ * closes the innermost one of them that is open.
+ */
 void out_list_begin(const char *key);
-void out_list_end(void);
 void out_record_begin(void);
-void out_record_end(void);
-/* A named object inside the current one (JSON only; text: nothing). */
 void out_object_begin(const char *key);
-void out_object_end(void);
+void out_end(void);
 
 void out_str(const char *key, const char *label, const char *val);
 void out_u64(const char *key, const char *label, uint64_t val);

@@ -123,11 +123,11 @@ int cmd_list(int argc, char **argv)
 			else
 				out_str(list_fields[f].key, list_fields[f].label, val);
 		}
-		out_record_end();
+		out_end();
 		free(ents[i]);
 	}
 	free(ents);
-	out_list_end();
+	out_end();
 	if (!opt_json && n == 0)
 		puts("No sessions.");
 	return out_finish() ? EXIT_FAIL : EXIT_OK;

@@ -459,13 +459,13 @@ static void print_latency_json(const struct lat_table *t)
 			out_u64("hi_us", "", t->b[i].hi_us);
 		for (op = 0; op < LAT_OPS; op++)
 			out_u64(lat_keys[op], "", t->b[i].cnt[op]);
-		out_record_end();
+		out_end();
 	}
-	out_list_end();
+	out_end();
 	out_object_begin("total");
 	for (op = 0; op < LAT_OPS; op++)
 		out_u64(lat_keys[op], "", t->total[op]);
-	out_object_end();
+	out_end();
 	for (p = 0; p < sizeof(lat_pcts) / sizeof(lat_pcts[0]); p++) {
 		out_object_begin(lat_pcts[p].key);
 		for (op = 0; op < LAT_OPS; op++) {
@@ -475,9 +475,9 @@ static void print_latency_json(const struct lat_table *t)
 			else
 				out_u64(lat_keys[op], "", t->b[b].hi_us);
 		}
-		out_object_end();
+		out_end();
 	}
-	out_object_end();
+	out_end();
 }
 
 /*

@@ -39,6 +39,8 @@
 #define RBDI_CONNECT_WAIT_MS	15000
 /* How long it waits for the LOGIN and LOGOUT responses. */
 #define RBDI_CTRL_WAIT_MS	15000
+/* A LOGIN unanswered this long gets a NOP behind it (rbdi_ctrl_exec()). */
+#define RBDI_NUDGE_MS		2000
 #define RBDI_LOGOUT_WAIT_MS	5000
 
 /* Feature bits this initiator offers. */
@@ -616,6 +618,36 @@ static void rbdi_queue_stop(struct rbdi_queue *q)
 	ib_drain_qp(q->qp);
 }
 
+/*
+ * Post a NOP on queue 0 unless one is outstanding. Return 0 or the error
+ * of the post.
+ */
+static int rbdi_nop_send(struct rbdi_session *sess)
+{
+	struct rbdi_queue *q0 = &sess->queues[0];
+	struct rbdi_ctrl_slot *s = &q0->slots[RBDI_SLOT_NOP];
+	struct rbd_nop *nop = s->buf;
+	u64 tag;
+
+	spin_lock_irq(&sess->ctrl_lock);
+	if (sess->nop_pending) {
+		spin_unlock_irq(&sess->ctrl_lock);
+		return 0;
+	}
+	sess->nop_pending = true;
+	sess->nop_sent = jiffies;
+	tag = rbd_tag(0, ++s->gen, RBDI_SLOT_NOP);
+	spin_unlock_irq(&sess->ctrl_lock);
+
+	memset(nop, 0, sizeof(*nop));
+	nop->hdr.opcode = RBD_OP_NOP;
+	nop->hdr.version = RBD_PROTO_VERSION;
+	nop->hdr.length = cpu_to_le32(sizeof(*nop));
+	nop->hdr.tag = cpu_to_le64(tag);
+	nop->cookie = cpu_to_le64(jiffies);
+	return rbdi_ctrl_send(q0, RBDI_SLOT_NOP, sizeof(*nop));
+}
+
 /* Send a control capsule on slot 0 and wait for its response. */
 static int rbdi_ctrl_exec(struct rbdi_session *sess, u8 rsp_opcode, u32 len,
 			  unsigned int wait_ms)
@@ -628,6 +660,25 @@ static int rbdi_ctrl_exec(struct rbdi_session *sess, u8 rsp_opcode, u32 len,
 		rbdi_sess_err(sess, "queue 0: ib_post_send failed (%d)\n", ret);
 		rbdi_ctrl_fail(sess, ret);
 		return ret;
+	}
+	/*
+	 * siw (6.1) may leave the first message after an accept unread in
+	 * the target's socket: it sends the MPA reply before it hands the
+	 * socket to the QP, and data that arrives in between waits for the
+	 * next segment. A NOP behind a LOGIN that stays unanswered for
+	 * RBDI_NUDGE_MS is that segment; it is a valid NOP after LOGIN
+	 * for the target, which reads the stream in order.
+	 */
+	if (rsp_opcode == RBD_OP_LOGIN_RSP && wait_ms > RBDI_NUDGE_MS &&
+	    !wait_for_completion_timeout(&sess->ctrl_done,
+					 msecs_to_jiffies(RBDI_NUDGE_MS))) {
+		wait_ms -= RBDI_NUDGE_MS;
+		pr_debug("session %s: no LOGIN response after %u ms; sending a NOP behind it\n",
+			 sess->name, RBDI_NUDGE_MS);
+		ret = rbdi_nop_send(sess);
+		if (ret)
+			rbdi_sess_err(sess, "queue 0: ib_post_send of a NOP failed (%d)\n",
+				      ret);
 	}
 	if (!wait_for_completion_timeout(&sess->ctrl_done,
 					 msecs_to_jiffies(wait_ms))) {
@@ -742,27 +793,17 @@ void rbdi_ka_work(struct work_struct *work)
 {
 	struct rbdi_session *sess = container_of(to_delayed_work(work),
 						 struct rbdi_session, ka_work);
-	struct rbdi_queue *q0 = &sess->queues[0];
-	struct rbdi_ctrl_slot *s = &q0->slots[RBDI_SLOT_NOP];
-	struct rbd_nop *nop = s->buf;
-	bool expired = false, send = false;
-	u64 tag = 0;
+	bool expired = false;
 
-	if (!test_bit(RBDI_Q_LIVE, &q0->flags))
+	if (!test_bit(RBDI_Q_LIVE, &sess->queues[0].flags))
 		return;
 
 	spin_lock_irq(&sess->ctrl_lock);
-	if (sess->nop_pending) {
+	if (sess->nop_pending)
 		expired = time_after(jiffies, sess->nop_sent +
 				     msecs_to_jiffies(sess->ka_ms)) &&
 			  time_after(jiffies, rbdi_sess_last_rx(sess) +
 				     msecs_to_jiffies(sess->ka_ms));
-	} else {
-		sess->nop_pending = true;
-		sess->nop_sent = jiffies;
-		tag = rbd_tag(0, ++s->gen, RBDI_SLOT_NOP);
-		send = true;
-	}
 	spin_unlock_irq(&sess->ctrl_lock);
 
 	if (expired) {
@@ -771,18 +812,10 @@ void rbdi_ka_work(struct work_struct *work)
 		rbdi_sess_error(sess);
 		return;
 	}
-	if (send) {
-		memset(nop, 0, sizeof(*nop));
-		nop->hdr.opcode = RBD_OP_NOP;
-		nop->hdr.version = RBD_PROTO_VERSION;
-		nop->hdr.length = cpu_to_le32(sizeof(*nop));
-		nop->hdr.tag = cpu_to_le64(tag);
-		nop->cookie = cpu_to_le64(jiffies);
-		if (rbdi_ctrl_send(q0, RBDI_SLOT_NOP, sizeof(*nop))) {
-			rbdi_sess_err(sess, "cannot send keep-alive\n");
-			rbdi_sess_error(sess);
-			return;
-		}
+	if (rbdi_nop_send(sess)) {
+		rbdi_sess_err(sess, "cannot send keep-alive\n");
+		rbdi_sess_error(sess);
+		return;
 	}
 	queue_delayed_work(rbdi_wq, &sess->ka_work,
 			   msecs_to_jiffies(sess->ka_ms / 2));

@@ -653,6 +653,7 @@ static int rbdi_ctrl_exec(struct rbdi_session *sess, u8 rsp_opcode, u32 len,
 			  unsigned int wait_ms)
 {
 	struct rbdi_queue *q0 = &sess->queues[0];
+	unsigned long left;
 	int ret;
 
 	ret = rbdi_ctrl_send(q0, RBDI_SLOT_LOGIN, len);
@@ -669,9 +670,11 @@ static int rbdi_ctrl_exec(struct rbdi_session *sess, u8 rsp_opcode, u32 len,
 	 * RBDI_NUDGE_MS is that segment; it is a valid NOP after LOGIN
 	 * for the target, which reads the stream in order.
 	 */
-	if (rsp_opcode == RBD_OP_LOGIN_RSP && wait_ms > RBDI_NUDGE_MS &&
-	    !wait_for_completion_timeout(&sess->ctrl_done,
-					 msecs_to_jiffies(RBDI_NUDGE_MS))) {
+	if (rsp_opcode == RBD_OP_LOGIN_RSP && wait_ms > RBDI_NUDGE_MS) {
+		left = wait_for_completion_timeout(&sess->ctrl_done,
+						   msecs_to_jiffies(RBDI_NUDGE_MS));
+		if (left)
+			return sess->ctrl_result;
 		wait_ms -= RBDI_NUDGE_MS;
 		pr_debug("session %s: no LOGIN response after %u ms; sending a NOP behind it\n",
 			 sess->name, RBDI_NUDGE_MS);
@@ -680,8 +683,9 @@ static int rbdi_ctrl_exec(struct rbdi_session *sess, u8 rsp_opcode, u32 len,
 			rbdi_sess_err(sess, "queue 0: ib_post_send of a NOP failed (%d)\n",
 				      ret);
 	}
-	if (!wait_for_completion_timeout(&sess->ctrl_done,
-					 msecs_to_jiffies(wait_ms))) {
+	left = wait_for_completion_timeout(&sess->ctrl_done,
+					   msecs_to_jiffies(wait_ms));
+	if (!left) {
 		rbdi_ctrl_fail(sess, -ETIMEDOUT);
 		rbdi_sess_err(sess, "%s from %pISpc timed out\n",
 			      rbd_opcode_str(rsp_opcode), &sess->dst);

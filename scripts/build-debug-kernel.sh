@@ -60,6 +60,8 @@ log=$dir/build.log
 # tracks every object's CONFIG_ dependencies (include/config/), so after
 # the new .config only what the changed options touch is rebuilt. The
 # copy keeps the timestamps; the old build is removed once this one is done.
+# objtool's build records absolute paths: left as they are, objtool is
+# relinked, and every object, which depends on it, is rebuilt.
 seed=
 for d in "$RBD_CACHE"/debug-kernel/*/; do
 	d=${d%/}
@@ -72,6 +74,8 @@ start=$(date +%s)
 {
 	if [ -n "$seed" ]; then
 		cp -a "$seed/linux" "$dir/linux"
+		grep -rlZ --include='.*.cmd' "$seed/linux" "$dir/linux/tools" |
+			xargs -0 -r sed -i "s|$seed/linux|$dir/linux|g"
 	else
 		tar -C "$dir" -xf "$SRCTAR"
 		mv "$dir/linux-source-6.1" "$dir/linux"

@@ -614,7 +614,15 @@ static void rbdi_queue_stop(struct rbdi_queue *q)
 	spin_unlock(&q->poll_lock);
 	if (!q->qp || test_and_set_bit(RBDI_Q_DRAINED, &q->flags))
 		return;
-	rdma_disconnect(q->cm_id);
+	/*
+	 * Only a connection that was made is disconnected. One still being
+	 * made is left to rdma_destroy_id(), which waits for its handler:
+	 * on iWARP, rdma_connect() can block for a minute in the provider's
+	 * TCP connect, and an rdma_disconnect() racing with its failure
+	 * finds the iw_cm_id being destroyed (a BUG() in iw_cm_disconnect()).
+	 */
+	if (test_bit(RBDI_Q_CONNECTED, &q->flags))
+		rdma_disconnect(q->cm_id);
 	ib_drain_qp(q->qp);
 }
 

@@ -45,6 +45,12 @@
 #define RBDI_STR_SIZE		(RBD_NAME_MAX + 1)
 /* Most queues (QPs) per session. */
 #define RBDI_MAX_QUEUES		64
+/*
+ * After ABORT TASK is answered "no such task", how long the command's own
+ * response, which travels on another queue, may still take to arrive: the
+ * keep-alive timeout (the silence a session tolerates), at least this.
+ */
+#define RBDI_LOST_GRACE_MS	2000
 
 /**
  * enum rbdi_sess_state - where a session is in its life
@@ -279,6 +285,9 @@ struct rbdi_lun_info {
  * @nop_sent: When the outstanding NOP was sent.
  * @tmf_pending: An ABORT TASK is outstanding (one at a time).
  * @tmf_ref: The tag it aborts.
+ * @lost_tag: Tag of a command the target answered "no such task" for.
+ * @lost_work: Recovers the session if @lost_tag is still unanswered
+ *	after rbdi_lost_grace_ms(); runs on rbdi_wq.
  * @err_work: Error recovery; runs on rbdi_wq.
  * @reconnect_work: Reconnect attempts; runs on rbdi_wq.
  * @loss_time: When the connection was lost (jiffies).
@@ -347,6 +356,8 @@ struct rbdi_session {
 	unsigned long nop_sent;
 	bool tmf_pending;
 	u64 tmf_ref;
+	u64 lost_tag;
+	struct delayed_work lost_work;
 	struct work_struct err_work;
 	struct delayed_work reconnect_work;
 	unsigned long loss_time;
@@ -579,6 +590,13 @@ int rbdi_blk_add(struct rbdi_session *sess);
 void rbdi_blk_del(struct rbdi_session *sess);
 void rbdi_blk_free(struct rbdi_session *sess);
 void rbdi_blk_cancel(struct rbdi_session *sess, bool requeue);
+void rbdi_lost_work(struct work_struct *work);
+
+static inline u32 rbdi_lost_grace_ms(const struct rbdi_session *sess)
+{
+	return max_t(u32, sess->ka_ms, RBDI_LOST_GRACE_MS);
+}
+
 void rbdi_blk_rsp(struct rbdi_queue *q, struct rbdi_rbuf *rb,
 		  struct ib_wc *wc);
 int rbdi_blk_init(void);

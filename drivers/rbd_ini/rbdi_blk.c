@@ -798,6 +798,44 @@ static void rbdi_complete_rq(struct request *rq)
 	blk_mq_end_request(rq, sts);
 }
 
+/**
+ * rbdi_lost_work() - recover from a command the target does not have
+ * @work: &rbdi_session.lost_work.
+ *
+ * ABORT TASK was answered "no such task": the target either answered the
+ * command already, on the command's own queue, or never received it. If
+ * its response has not arrived within rbdi_lost_grace_ms(), it never
+ * will: waiting for a second io_timeout would gain nothing, so the
+ * session is recovered now and the command resent.
+ *
+ * Context: rbdi_wq; cancelled before the queues stop.
+ */
+void rbdi_lost_work(struct work_struct *work)
+{
+	struct rbdi_session *sess = container_of(to_delayed_work(work),
+						 struct rbdi_session,
+						 lost_work);
+	u64 tag = READ_ONCE(sess->lost_tag);
+	u16 qid = rbd_tag_qid(tag);
+	struct rbdi_request *req;
+	struct rbdi_queue *q;
+	struct request *rq;
+
+	if (!qid || qid > sess->nr_queues)
+		return;
+	q = &sess->queues[qid];
+	rq = q->tags ? blk_mq_tag_to_rq(q->tags, rbd_tag_slot(tag)) : NULL;
+	if (!rq || !blk_mq_request_started(rq))
+		return;
+	req = blk_mq_rq_to_pdu(rq);
+	if (!READ_ONCE(req->awaiting) || req->gen != rbd_tag_gen(tag))
+		return;
+	rbdi_sess_err_rl(sess,
+			 "queue %u: tag %#llx: no such task at the target and no response after %u ms; recovering the session\n",
+			 qid, tag, rbdi_lost_grace_ms(sess));
+	rbdi_sess_error(sess);
+}
+
 /*
  * A command timed out. The first time, ask the target to abort it: it
  * then answers TASK ABORTED (retried) or its result. If it times out

@@ -157,6 +157,12 @@ static void rbdi_ctrl_rsp(struct rbdi_queue *q, struct rbdi_rbuf *rb,
 	if (tmf_rsp >= 0)
 		rbdi_sess_err_rl(sess, "ABORT TASK of tag %#llx: %s\n", tmf_ref,
 				 rbd_tmf_rsp_str(tmf_rsp));
+	if (tmf_rsp == RBD_TMF_RSP_NO_TASK) {
+		/* Its response may still be on its way on the other queue. */
+		WRITE_ONCE(sess->lost_tag, tmf_ref);
+		mod_delayed_work(rbdi_wq, &sess->lost_work,
+				 msecs_to_jiffies(rbdi_lost_grace_ms(sess)));
+	}
 	if (rbdi_post_recv(q, rb)) {
 		rbdi_sess_err_rl(sess, "queue 0: cannot repost a receive\n");
 		rbdi_queue_lost(q);
@@ -1027,6 +1033,7 @@ void rbdi_stop_queues(struct rbdi_session *sess)
 	unsigned int i;
 
 	cancel_delayed_work_sync(&sess->ka_work);
+	cancel_delayed_work_sync(&sess->lost_work);
 	if (!sess->queues)
 		return;
 	for (i = sess->queues_alloc; i-- > 0;)

@@ -271,6 +271,7 @@ struct rbdi_session *rbdi_sess_create(const char *name)
 	INIT_WORK(&sess->err_work, rbdi_err_work);
 	INIT_DELAYED_WORK(&sess->reconnect_work, rbdi_reconnect_work);
 	INIT_DELAYED_WORK(&sess->ka_work, rbdi_ka_work);
+	INIT_DELAYED_WORK(&sess->lost_work, rbdi_lost_work);
 	sess->idx = -1;
 	sess->state = RBDI_SESS_OFFLINE;
 	sess->opts = (struct rbdi_sess_opts) {

@@ -320,6 +320,9 @@ struct rbdi_lun_info {
  * @fault_capacity_ua: Test-only fault injection (debugfs
  *	fault_capacity_ua): this many GOOD responses of reads and writes
  *	are turned into UNIT ATTENTION CAPACITY DATA HAS CHANGED.
+ * @fault_lose_cmd: Test-only fault injection (debugfs fault_lose_cmd):
+ *	this many commands are started but never posted, as if lost on
+ *	the way to the target.
  */
 struct rbdi_session {
 	struct config_group group;
@@ -381,6 +384,7 @@ struct rbdi_session {
 	struct mutex rescan_mutex;	/* serialises rescans */
 	bool rescan_on;
 	atomic_t fault_capacity_ua;
+	atomic_t fault_lose_cmd;
 };
 
 /* Bits of &rbdi_queue.flags. */

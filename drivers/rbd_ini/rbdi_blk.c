@@ -571,6 +571,10 @@ static blk_status_t __rbdi_queue_rq(struct blk_mq_hw_ctx *hctx,
 	sge.length = len;
 	sge.lkey = q->sess->pd->local_dma_lkey;
 	ib_dma_sync_single_for_device(dev, req->cmd_dma, len, DMA_TO_DEVICE);
+	if (unlikely(atomic_read(&q->sess->fault_lose_cmd)) &&
+	    atomic_dec_if_positive(&q->sess->fault_lose_cmd) >= 0)
+		/* Test-only: lost on the way; the MR stays unregistered. */
+		return BLK_STS_OK;
 	ret = ib_post_send(q->qp, first, NULL);
 	if (unlikely(ret)) {
 		req->awaiting = false;
@@ -1996,8 +2000,9 @@ static const struct file_operations rbdi_latency_fops = {
  * rbdi_debugfs_add() - create /sys/kernel/debug/rbdi/<session>/
  * @sess: The session; rbdi_sess_delete() removes the directory.
  *
- * stats: the counters. latency: the latency histogram. fault_capacity_ua:
- * test-only fault injection, see rbdi_inject_capacity_ua().
+ * stats: the counters. latency: the latency histogram. fault_capacity_ua
+ * and fault_lose_cmd: test-only fault injection, see
+ * rbdi_inject_capacity_ua() and __rbdi_queue_rq().
  */
 void rbdi_debugfs_add(struct rbdi_session *sess)
 {
@@ -2008,6 +2013,8 @@ void rbdi_debugfs_add(struct rbdi_session *sess)
 			    &rbdi_latency_fops);
 	debugfs_create_atomic_t("fault_capacity_ua", 0600, sess->debugfs,
 				&sess->fault_capacity_ua);
+	debugfs_create_atomic_t("fault_lose_cmd", 0600, sess->debugfs,
+				&sess->fault_lose_cmd);
 }
 
 /**

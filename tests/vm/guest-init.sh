@@ -82,6 +82,8 @@ if [ "$RBD_TOPOLOGY" = dual ]; then
 	done
 	ethtool -K eth0 gro off gso off tso off > /dev/null 2>&1
 	if [ "$RBD_ROLE" = peer ]; then
+		# Its disk, /dev/vda, outlives its reboots (rbdi/018).
+		modprobe virtio_blk
 		ip addr add 10.10.1.1/24 dev eth0
 		ip -6 addr add fd00:10:11::1/64 dev eth0 nodad
 	else

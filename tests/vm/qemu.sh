@@ -42,7 +42,7 @@ qemu_cmd() {
 	shift 4
 	echo qemu-system-x86_64 -nodefaults -accel tcg,thread=multi -cpu max \
 		-smp "$smp" -m "$RBD_GUEST_MEM" -display none -no-reboot \
-		-serial "file:$console" \
+		-chardev "file,id=con0,path=$console,append=on" -serial chardev:con0 \
 		-kernel "${KIMAGE:-/boot/vmlinuz-$KVER}" -initrd "$INITRD" \
 		-append "'console=ttyS0,115200 rbd.init=$TESTS/vm/guest-init.sh rbd.conf=$conf panic=-1 oops=panic tsc=reliable clocksource=tsc loglevel=7 nokaslr no5lvl'" \
 		-virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap" \
@@ -85,9 +85,25 @@ run_dual_guest() {
 	local relay=$!
 	local net_t="-netdev socket,id=n0,udp=127.0.0.1:$ra,localaddr=127.0.0.1:$pa -device virtio-net-pci,netdev=n0,mac=52:54:00:ab:00:01"
 	local net_i="-netdev socket,id=n0,udp=127.0.0.1:$rb,localaddr=127.0.0.1:$pb -device virtio-net-pci,netdev=n0,mac=52:54:00:ab:00:02"
+	# The target host's own disk (/dev/vda there), which outlives its
+	# reboots.
+	truncate -s 64M "$dir/peer-disk.img"
+	net_t+=" -drive file=$dir/peer-disk.img,if=virtio,format=raw,cache=unsafe"
 	echo "check: booting two guests for ${#} tests (kernel $KVER, timeout ${tmo}s)"
-	eval timeout -k 10 "$tmo" "$(qemu_cmd "$dir" peer.conf 1 "$dir/console-peer.log" $net_t)" \
-		> "$dir/qemu-peer.log" 2>&1 &
+	# A test reboots the target host (tests/common/rc _peer_reboot) by
+	# leaving shared/peer/reboot and resetting it; QEMU (-no-reboot)
+	# exits, and it is booted again, its console appended to the same log.
+	(
+		while :; do
+			eval timeout -k 10 "$tmo" "$(qemu_cmd "$dir" peer.conf 1 "$dir/console-peer.log" $net_t)" \
+				>> "$dir/qemu-peer.log" 2>&1 &
+			echo $! > "$dir/peer.pid"
+			wait $!
+			[ -e "$dir/shared/peer/reboot" ] && [ ! -e "$dir/shared/peer/shutdown" ] || break
+			rm -f "$dir/shared/peer/reboot"
+			echo "check: rebooting the target host" >> "$dir/qemu-peer.log"
+		done
+	) &
 	local peer=$!
 	eval timeout -k 10 "$tmo" "$(qemu_cmd "$dir" run.conf 1 "$dir/console.log" $net_i)" \
 		> "$dir/qemu.log" 2>&1
@@ -100,7 +116,7 @@ run_dual_guest() {
 		kill -0 "$peer" 2> /dev/null || break
 		sleep 1
 	done
-	kill "$peer" 2> /dev/null
+	kill "$peer" "$(cat "$dir/peer.pid" 2> /dev/null)" 2> /dev/null
 	wait "$peer" 2> /dev/null
 	kill "$relay" 2> /dev/null
 	wait "$relay" 2> /dev/null

@@ -1033,12 +1033,13 @@ void rbdi_stop_queues(struct rbdi_session *sess)
 	unsigned int i;
 
 	cancel_delayed_work_sync(&sess->ka_work);
-	cancel_delayed_work_sync(&sess->lost_work);
 	if (!sess->queues)
 		return;
 	for (i = sess->queues_alloc; i-- > 0;)
 		if (sess->queues[i].sess)
 			rbdi_queue_stop(&sess->queues[i]);
+	/* Only now can no TMF response arm it again. */
+	cancel_delayed_work_sync(&sess->lost_work);
 }
 
 /**

@@ -46,6 +46,7 @@
 #include <getopt.h>
 #include <netdb.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -1688,6 +1689,14 @@ int main(int argc, char **argv)
 	int opt, i, ret = 0;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	/*
+	 * siw transmits a user QP's first work request in the context of
+	 * the ibv_post_send() call, on a kernel TCP socket; if the target
+	 * has just reset the connection (hostile input is answered with a
+	 * disconnect), that send raises SIGPIPE in this process. A post on
+	 * a dead connection is an error to report, not a reason to die.
+	 */
+	signal(SIGPIPE, SIG_IGN);
 	while ((opt = getopt(argc, argv, "a:s:p:t:i:l:Q:d:R:v")) != -1) {
 		switch (opt) {
 		case 'a':

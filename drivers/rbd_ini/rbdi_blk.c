@@ -812,7 +812,7 @@ static void rbdi_complete_rq(struct request *rq)
  * will: waiting for a second io_timeout would gain nothing, so the
  * session is recovered now and the command resent.
  *
- * Context: rbdi_wq; cancelled before the queues stop.
+ * Context: rbdi_wq; cancelled once the queues are stopped.
  */
 void rbdi_lost_work(struct work_struct *work)
 {

@@ -173,6 +173,29 @@ static void rbdi_copy_to_rq(struct request *rq, const u8 *src, u32 len)
 	}
 }
 
+/*
+ * The started request of @q that @tag names, if it still awaits the
+ * response of that generation; otherwise NULL, and *@why says why not.
+ */
+static struct request *rbdi_awaiting_rq(struct rbdi_queue *q, u64 tag,
+					const char **why)
+{
+	struct request *rq;
+	struct rbdi_request *req;
+
+	rq = q->tags ? blk_mq_tag_to_rq(q->tags, rbd_tag_slot(tag)) : NULL;
+	if (!rq || !blk_mq_request_started(rq)) {
+		*why = "idle";
+		return NULL;
+	}
+	req = blk_mq_rq_to_pdu(rq);
+	if (!READ_ONCE(req->awaiting) || req->gen != rbd_tag_gen(tag)) {
+		*why = "stale";
+		return NULL;
+	}
+	return rq;
+}
+
 /**
  * rbdi_blk_rsp() - handle a receive on an I/O queue
  * @q: The queue.
@@ -192,6 +215,7 @@ void rbdi_blk_rsp(struct rbdi_queue *q, struct rbdi_rbuf *rb,
 	const struct rbd_rsp *rsp = rb->buf;
 	struct rbdi_request *req;
 	struct request *rq;
+	const char *why;
 	bool inv_wc, inv_flag;
 	u32 imm_len, residual;
 	u16 flags, sense_len;
@@ -211,18 +235,13 @@ void rbdi_blk_rsp(struct rbdi_queue *q, struct rbdi_rbuf *rb,
 		goto fatal;
 	}
 
-	rq = q->tags ? blk_mq_tag_to_rq(q->tags, rbd_tag_slot(tag)) : NULL;
-	if (!rq || !blk_mq_request_started(rq)) {
-		rbdi_sess_err_rl(sess, "queue %u: response for idle tag %#llx\n",
-				 q->qid, tag);
+	rq = rbdi_awaiting_rq(q, tag, &why);
+	if (!rq) {
+		rbdi_sess_err_rl(sess, "queue %u: response for %s tag %#llx\n",
+				 q->qid, why, tag);
 		goto fatal;
 	}
 	req = blk_mq_rq_to_pdu(rq);
-	if (!req->awaiting || req->gen != rbd_tag_gen(tag)) {
-		rbdi_sess_err_rl(sess, "queue %u: response for stale tag %#llx\n",
-				 q->qid, tag);
-		goto fatal;
-	}
 
 	flags = le16_to_cpu(rsp->hdr.flags);
 	inv_wc = wc->wc_flags & IB_WC_WITH_INVALIDATE;
@@ -821,18 +840,10 @@ void rbdi_lost_work(struct work_struct *work)
 						 lost_work);
 	u64 tag = READ_ONCE(sess->lost_tag);
 	u16 qid = rbd_tag_qid(tag);
-	struct rbdi_request *req;
-	struct rbdi_queue *q;
-	struct request *rq;
+	const char *why;
 
-	if (!qid || qid > sess->nr_queues)
-		return;
-	q = &sess->queues[qid];
-	rq = q->tags ? blk_mq_tag_to_rq(q->tags, rbd_tag_slot(tag)) : NULL;
-	if (!rq || !blk_mq_request_started(rq))
-		return;
-	req = blk_mq_rq_to_pdu(rq);
-	if (!READ_ONCE(req->awaiting) || req->gen != rbd_tag_gen(tag))
+	if (!qid || qid > sess->nr_queues ||
+	    !rbdi_awaiting_rq(&sess->queues[qid], tag, &why))
 		return;
 	rbdi_sess_err_rl(sess,
 			 "queue %u: tag %#llx: no such task at the target and no response after %u ms; recovering the session\n",

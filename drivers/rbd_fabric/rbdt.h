@@ -174,6 +174,12 @@ struct rbdt_device {
  * @sge: Its one SGE.
  * @buf: The buffer, 8-byte aligned.
  * @dma: Its DMA address.
+ * @pages: On an I/O queue with inline writes, the allocation @buf lies
+ *	in: @buf is placed so that what follows a &struct rbd_cmd, the
+ *	inline data, starts on a page of its own. NULL otherwise (@buf is
+ *	kmalloc'ed).
+ * @sg: On such a queue, room for a scatterlist over the inline data,
+ *	handed to LIO as the command's data buffer (no copy).
  */
 struct rbdt_recv {
 	struct ib_cqe cqe;
@@ -181,6 +187,8 @@ struct rbdt_recv {
 	struct ib_sge sge;
 	void *buf;
 	u64 dma;
+	void *pages;
+	struct scatterlist *sg;
 };
 
 /**
@@ -240,6 +248,8 @@ struct rbdt_rw {
  * @req: The capsule, inside @recv.
  * @dir: &enum rbd_data_dir of the capsule.
  * @nr_desc: Descriptors of the capsule.
+ * @inline_zc: LIO's data buffer is the capsule's inline data (@recv's
+ *	pages), so there is nothing to copy.
  * @invalidate: Answer with SEND_WITH_INV of @inv_rkey.
  * @inv_rkey: rkey of the first descriptor.
  * @rw: Contexts, one per descriptor in use.
@@ -292,6 +302,7 @@ struct rbdt_cmd {
 	const struct rbd_cmd *req;
 	u8 dir;
 	u16 nr_desc;
+	bool inline_zc;
 	bool invalidate;
 	u32 inv_rkey;
 	struct rbdt_rw *rw;
@@ -388,6 +399,9 @@ struct rbdt_cq {
  * @ctrl_sends: Control responses posted and not completed.
  * @nr_recv: Entries in @recv.
  * @recv: Receive buffers.
+ * @recv_alloc: Size of the page allocation of each of @recv, or 0 if
+ *	they are kmalloc'ed (see &struct rbdt_recv).
+ * @recv_sg: The scatterlists of @recv, one array for all.
  * @ctrl: Control slots.
  * @cmds: Command slots (@depth of them).
  * @peer: Address of the initiator.
@@ -423,6 +437,8 @@ struct rbdt_queue {
 	atomic_t ctrl_sends;
 	u32 nr_recv;
 	struct rbdt_recv *recv;
+	size_t recv_alloc;
+	struct scatterlist *recv_sg;
 	struct rbdt_ctrl ctrl[RBD_CTRL_SLOTS];
 	struct rbdt_cmd *cmds;
 	struct sockaddr_storage peer;

@@ -933,10 +933,14 @@ static void rbdt_queue_free_bufs(struct rbdt_queue *q)
 			if (r->dma)
 				ib_dma_unmap_single(ib_dev, r->dma, q->recv_size,
 						    DMA_FROM_DEVICE);
-			kfree(r->buf);
+			if (r->pages)
+				free_pages_exact(r->pages, q->recv_alloc);
+			else
+				kfree(r->buf);
 		}
 		kfree(q->recv);
 	}
+	kfree(q->recv_sg);
 	for (i = 0; i < RBD_CTRL_SLOTS; i++) {
 		if (!q->ctrl[i].buf)
 			continue;
@@ -978,23 +982,65 @@ static void *rbdt_alloc_mapped(struct ib_device *ib_dev, size_t size,
 	return buf;
 }
 
+/*
+ * A receive buffer of an I/O queue with inline writes: the command header
+ * ends where a page starts, so that the inline data can be LIO's data
+ * buffer as it is (see rbdt_inline_sgl()), aligned for any backstore.
+ * This takes no more memory than a kmalloc of the same size would: 4 KiB
+ * of inline data makes a 4168-byte capsule, an 8 KiB kmalloc object.
+ */
+static int rbdt_recv_alloc_paged(struct rbdt_queue *q, struct rbdt_recv *r,
+				 u32 inline_pages)
+{
+	struct ib_device *ib_dev = q->dev->ib_dev;
+
+	r->pages = alloc_pages_exact(q->recv_alloc, GFP_KERNEL | __GFP_ZERO);
+	if (!r->pages)
+		return -ENOMEM;
+	r->buf = r->pages + PAGE_SIZE - sizeof(struct rbd_cmd);
+	r->sg = &q->recv_sg[(r - q->recv) * inline_pages];
+	r->dma = ib_dma_map_single(ib_dev, r->buf, q->recv_size,
+				   DMA_FROM_DEVICE);
+	if (ib_dma_mapping_error(ib_dev, r->dma)) {
+		r->dma = 0;
+		return -ENOMEM;
+	}
+	return 0;
+}
+
 static int rbdt_queue_alloc_bufs(struct rbdt_queue *q, u32 imm_read,
 				 u16 max_desc)
 {
 	struct ib_device *ib_dev = q->dev->ib_dev;
-	u32 i;
+	u32 i, inline_pages = 0;
 
 	q->nr_recv = q->depth + RBD_CTRL_SLOTS;
 	q->recv = kcalloc(q->nr_recv, sizeof(*q->recv), GFP_KERNEL);
 	if (!q->recv)
 		return -ENOMEM;
+	if (q->qid && q->lim.inline_write_size) {
+		inline_pages = DIV_ROUND_UP(q->lim.inline_write_size,
+					    PAGE_SIZE);
+		q->recv_alloc = PAGE_SIZE +
+			round_up(q->recv_size - sizeof(struct rbd_cmd),
+				 PAGE_SIZE);
+		q->recv_sg = kcalloc(q->nr_recv * inline_pages,
+				     sizeof(*q->recv_sg), GFP_KERNEL);
+		if (!q->recv_sg)
+			return -ENOMEM;
+	}
 	for (i = 0; i < q->nr_recv; i++) {
 		struct rbdt_recv *r = &q->recv[i];
 
-		r->buf = rbdt_alloc_mapped(ib_dev, q->recv_size,
-					   DMA_FROM_DEVICE, &r->dma);
-		if (!r->buf)
-			return -ENOMEM;
+		if (inline_pages) {
+			if (rbdt_recv_alloc_paged(q, r, inline_pages))
+				return -ENOMEM;
+		} else {
+			r->buf = rbdt_alloc_mapped(ib_dev, q->recv_size,
+						   DMA_FROM_DEVICE, &r->dma);
+			if (!r->buf)
+				return -ENOMEM;
+		}
 		r->cqe.done = rbdt_recv_done;
 		r->sge.addr = r->dma;
 		r->sge.length = q->recv_size;

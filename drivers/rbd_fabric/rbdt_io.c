@@ -8,9 +8,10 @@
  *
  *   receive: validate (rbd_check_cmd), claim the slot, target_init_cmd
  *	(TARGET_SCF_ACK_KREF), target_submit_prep, target_submit
- *   write_pending: inline data is copied into LIO's SGL; otherwise one
- *	rdma_rw context per descriptor issues the RDMA READs, whose
- *	completion calls target_execute_cmd()
+ *   write_pending: inline data is LIO's SGL already (plain WRITEs, whose
+ *	data starts on a page of the receive buffer) or is copied into it;
+ *	otherwise one rdma_rw context per descriptor issues the RDMA READs,
+ *	whose completion calls target_execute_cmd()
  *   queue_data_in: RDMA WRITEs chained in front of the response SEND, or
  *	an immediate read: the SEND gathers the data from LIO's pages
  *	behind the header (copied into the response when it has sense data
@@ -361,6 +362,48 @@ static const int rbdt_task_attr[] = {
 	[RBD_TASK_ACA]		= TCM_ACA_TAG,
 };
 
+/*
+ * Describe the inline data of a WRITE (data_length bytes, checked by
+ * rbd_check_cmd()) by the scatterlist of its receive buffer, to be LIO's
+ * data buffer: the data starts on a page (rbdt_recv_alloc_paged()).
+ * Only plain WRITEs: a data CDB whose length disagrees with data_length is
+ * refused by LIO either way, whereas for other CDBs (overflow) LIO cannot
+ * take a buffer from the fabric. The buffer stays the command's until its
+ * response is posted, after LIO is done with the data (rule F3).
+ *
+ * Return: the number of entries, or 0 to let LIO allocate and copy.
+ */
+static u32 rbdt_inline_sgl(const struct rbdt_cmd *cmd)
+{
+	const struct rbd_cmd *req = cmd->req;
+	const struct rbdt_recv *r = cmd->recv;
+	u8 *data = (u8 *)(req + 1);
+	u32 len = le32_to_cpu(req->data_length);
+	u32 i, n;
+
+	if (!r->pages || cmd->dir != RBD_DIR_WRITE || cmd->nr_desc)
+		return 0;
+	switch (req->cdb[0]) {
+	case WRITE_6:
+	case WRITE_10:
+	case WRITE_12:
+	case WRITE_16:
+		break;
+	default:
+		return 0;
+	}
+	n = DIV_ROUND_UP(len, PAGE_SIZE);
+	sg_init_table(r->sg, n);
+	for (i = 0; i < n; i++) {
+		u32 l = min_t(u32, len, PAGE_SIZE);
+
+		sg_set_page(&r->sg[i], virt_to_page(data), l, 0);
+		data += l;
+		len -= l;
+	}
+	return n;
+}
+
 /* Start a capsule whose slot is claimed and whose descriptor is ours. */
 static void rbdt_start_cmd(struct rbdt_cmd *cmd, struct rbdt_recv *r, u32 len)
 {
@@ -371,12 +414,13 @@ static void rbdt_start_cmd(struct rbdt_cmd *cmd, struct rbdt_recv *r, u32 len)
 	enum dma_data_direction dir;
 	unsigned long flags;
 	enum rbd_check c;
-	u32 n;
+	u32 n, nents;
 
 	cmd->recv = r;
 	cmd->req = req;
 	cmd->lio = false;
 	cmd->aborted = false;
+	cmd->inline_zc = false;
 	cmd->invalidate = false;
 	cmd->nr_rw = 0;
 	cmd->rdma_wrs = 0;
@@ -432,9 +476,12 @@ static void rbdt_start_cmd(struct rbdt_cmd *cmd, struct rbdt_recv *r, u32 len)
 		return;
 	}
 	cmd->lio = true;
+	nents = rbdt_inline_sgl(cmd);
+	cmd->inline_zc = nents;
 	/* On failure LIO has sent CHECK CONDITION through queue_status. */
-	if (target_submit_prep(se_cmd, (unsigned char *)req->cdb, NULL, 0,
-			       NULL, 0, NULL, 0, GFP_KERNEL))
+	if (target_submit_prep(se_cmd, (unsigned char *)req->cdb,
+			       nents ? r->sg : NULL, nents, NULL, 0, NULL, 0,
+			       GFP_KERNEL))
 		return;
 	target_submit(se_cmd);
 }
@@ -665,9 +712,11 @@ int rbdt_write_pending(struct se_cmd *se_cmd)
 
 	if (!cmd->nr_desc) {
 		/* Inline data; the validator checked its length. */
-		sg_copy_from_buffer(se_cmd->t_data_sg, se_cmd->t_data_nents,
-				    (const void *)(cmd->req + 1),
-				    se_cmd->data_length);
+		if (!cmd->inline_zc)
+			sg_copy_from_buffer(se_cmd->t_data_sg,
+					    se_cmd->t_data_nents,
+					    (const void *)(cmd->req + 1),
+					    se_cmd->data_length);
 		atomic64_inc(&q->sess->stats.immd_writes);
 		atomic64_add(se_cmd->data_length, &q->sess->stats.bytes_in);
 		target_execute_cmd(se_cmd);

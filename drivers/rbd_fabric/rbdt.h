@@ -462,6 +462,7 @@ static inline struct rbdt_queue *cq_to_q(struct ib_wc *wc)
  * @reqs_started: Commands received.
  * @reqs_completed: Responses posted.
  * @immd_writes: Inline writes.
+ * @immd_writes_nocopy: Those whose data LIO took as it was (plain WRITEs).
  * @immd_reads: Immediate reads.
  * @stall_sq_full: Commands deferred for lack of send queue slots.
  * @stall_ordq_full: RDMA READs posted while the queue already had as many
@@ -476,6 +477,7 @@ struct rbdt_stats {
 	atomic64_t reqs_started;
 	atomic64_t reqs_completed;
 	atomic64_t immd_writes;
+	atomic64_t immd_writes_nocopy;
 	atomic64_t immd_reads;
 	atomic64_t stall_sq_full;
 	atomic64_t stall_ordq_full;

@@ -318,6 +318,8 @@ static int rbdt_stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "reqs_completed: %lld\n",
 		   atomic64_read(&st->reqs_completed));
 	seq_printf(m, "immd_writes: %lld\n", atomic64_read(&st->immd_writes));
+	seq_printf(m, "immd_writes_nocopy: %lld\n",
+		   atomic64_read(&st->immd_writes_nocopy));
 	seq_printf(m, "immd_reads: %lld\n", atomic64_read(&st->immd_reads));
 	seq_printf(m, "stall_sq_full: %lld\n",
 		   atomic64_read(&st->stall_sq_full));

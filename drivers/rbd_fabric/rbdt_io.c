@@ -712,7 +712,9 @@ int rbdt_write_pending(struct se_cmd *se_cmd)
 
 	if (!cmd->nr_desc) {
 		/* Inline data; the validator checked its length. */
-		if (!cmd->inline_zc)
+		if (cmd->inline_zc)
+			atomic64_inc(&q->sess->stats.immd_writes_nocopy);
+		else
 			sg_copy_from_buffer(se_cmd->t_data_sg,
 					    se_cmd->t_data_nents,
 					    (const void *)(cmd->req + 1),

@@ -132,6 +132,8 @@ static_assert(sizeof_field(struct rbdi_sess_opts, initiator) == RBDI_STR_SIZE);
  * @flushes: SYNCHRONIZE CACHE commands sent.
  * @passthrough: Passthrough (SG_IO and probe) commands sent.
  * @inline_writes: Writes with their data in the capsule.
+ * @inline_gathered: Those whose SEND gathered the data from the request's
+ *	pages instead of a copy in the capsule buffer.
  * @imm_reads: Reads answered with immediate data.
  * @mr_maps: Requests that registered an MR.
  * @remote_invs: MRs invalidated by the target (SEND_WITH_INV).
@@ -153,6 +155,7 @@ struct rbdi_stats {
 	atomic64_t write_zeroes;
 	atomic64_t passthrough;
 	atomic64_t inline_writes;
+	atomic64_t inline_gathered;
 	atomic64_t imm_reads;
 	atomic64_t mr_maps;
 	atomic64_t remote_invs;
@@ -449,6 +452,8 @@ struct rbdi_ctrl_slot {
  * @rbuf_size: Size of each receive buffer.
  * @slots: Control slots (queue 0 only).
  * @cmd_size: Size of a command capsule buffer of this queue.
+ * @send_sges: SGEs a SEND of this queue may gather (the QP's max_send_sge):
+ *	the capsule header, then the pages of an inline write.
  * @tags: blk-mq tags of the hardware queue (I/O queues).
  * @last_rx: jiffies of the last capsule received (keep-alive).
  */
@@ -473,12 +478,19 @@ struct rbdi_queue {
 	u32 rbuf_size;
 	struct rbdi_ctrl_slot slots[RBDI_NR_USED_SLOTS];
 	u32 cmd_size;
+	u32 send_sges;
 	struct blk_mq_tags *tags;
 	unsigned long last_rx;
 };
 
 /* Scatterlist entries embedded in each request before chaining. */
 #define RBDI_INLINE_SG_CNT	2
+
+/*
+ * SGEs of a command SEND: the header and up to four pieces of inline data
+ * gathered from the request's pages (within siw's limit of six).
+ */
+#define RBDI_SEND_SGES		5
 
 /**
  * struct rbdi_request - per-request driver data (the blk-mq PDU)

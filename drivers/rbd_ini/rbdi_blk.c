@@ -321,6 +321,46 @@ static void rbdi_unmap_data(struct rbdi_queue *q, struct rbdi_request *req)
 	}
 }
 
+/*
+ * Map the data of an inline write for the SEND to gather it behind the
+ * header: @sge gets one entry per DMA segment. Return their number, or 0
+ * if they would be too many (or mapping failed), so the data is copied
+ * into the capsule instead.
+ */
+static u32 rbdi_map_inline(struct rbdi_queue *q, struct request *rq,
+			   struct ib_sge *sge)
+{
+	struct rbdi_request *req = blk_mq_rq_to_pdu(rq);
+	struct ib_device *dev = q->sess->ibdev;
+	struct scatterlist *sg;
+	int nents, count, i;
+
+	if (blk_rq_nr_phys_segments(rq) >= q->send_sges)
+		return 0;
+	req->dir = DMA_TO_DEVICE;
+	req->sgt.sgl = req->first_sgl;
+	if (sg_alloc_table_chained(&req->sgt, blk_rq_nr_phys_segments(rq),
+				   req->first_sgl, RBDI_INLINE_SG_CNT))
+		return 0;
+	nents = blk_rq_map_sg(rq->q, rq, req->sgt.sgl);
+	count = ib_dma_map_sg(dev, req->sgt.sgl, nents, req->dir);
+	if (unlikely(count <= 0)) {
+		sg_free_table_chained(&req->sgt, RBDI_INLINE_SG_CNT);
+		return 0;
+	}
+	req->nents = nents;
+	if (count >= q->send_sges) {
+		rbdi_unmap_data(q, req);
+		return 0;
+	}
+	for_each_sg(req->sgt.sgl, sg, count, i) {
+		sge[i].addr = sg_dma_address(sg);
+		sge[i].length = sg_dma_len(sg);
+		sge[i].lkey = q->sess->pd->local_dma_lkey;
+	}
+	return count;
+}
+
 /* Register the data of @rq in one MR and describe it in the capsule. */
 static blk_status_t rbdi_map_mr(struct rbdi_queue *q, struct request *rq,
 				struct ib_reg_wr *reg)
@@ -504,16 +544,16 @@ static blk_status_t __rbdi_queue_rq(struct blk_mq_hw_ctx *hctx,
 	struct rbdi_request *req = blk_mq_rq_to_pdu(rq);
 	struct ib_device *dev = q->sess->ibdev;
 	struct ib_reg_wr reg;
-	struct ib_sge sge;
+	struct ib_sge sge[RBDI_SEND_SGES];
 	struct ib_send_wr wr = {
 		.wr_cqe		= &req->send_cqe,
-		.sg_list	= &sge,
+		.sg_list	= sge,
 		.num_sge	= 1,
 		.opcode		= IB_WR_SEND,
 		.send_flags	= IB_SEND_SIGNALED,
 	};
 	struct ib_send_wr *first = &wr;
-	u32 len = sizeof(struct rbd_cmd);
+	u32 len = sizeof(struct rbd_cmd), hdr_len;
 	blk_status_t sts;
 	int ret;
 
@@ -532,7 +572,12 @@ static blk_status_t __rbdi_queue_rq(struct blk_mq_hw_ctx *hctx,
 	if (req->data_len) {
 		if (req->cmd->dir == RBD_DIR_WRITE &&
 		    req->data_len <= q->lim.inline_write_size) {
-			rbdi_copy_from_rq(rq, (u8 *)(req->cmd + 1));
+			/* Gathered from the pages if it can be, else copied. */
+			wr.num_sge += rbdi_map_inline(q, rq, &sge[1]);
+			if (wr.num_sge == 1)
+				rbdi_copy_from_rq(rq, (u8 *)(req->cmd + 1));
+			else
+				atomic64_inc(&q->sess->stats.inline_gathered);
 			len += req->data_len;
 			atomic64_inc(&q->sess->stats.inline_writes);
 		} else if (req->cmd->dir == RBD_DIR_READ &&
@@ -586,10 +631,13 @@ static blk_status_t __rbdi_queue_rq(struct blk_mq_hw_ctx *hctx,
 	if (!req->retries)
 		req->abort_sent = false;
 
-	sge.addr = req->cmd_dma;
-	sge.length = len;
-	sge.lkey = q->sess->pd->local_dma_lkey;
-	ib_dma_sync_single_for_device(dev, req->cmd_dma, len, DMA_TO_DEVICE);
+	/* The header, and the inline data unless it is gathered. */
+	hdr_len = wr.num_sge > 1 ? sizeof(struct rbd_cmd) : len;
+	sge[0].addr = req->cmd_dma;
+	sge[0].length = hdr_len;
+	sge[0].lkey = q->sess->pd->local_dma_lkey;
+	ib_dma_sync_single_for_device(dev, req->cmd_dma, hdr_len,
+				      DMA_TO_DEVICE);
 	if (unlikely(atomic_read(&q->sess->fault_lose_cmd)) &&
 	    atomic_dec_if_positive(&q->sess->fault_lose_cmd) >= 0)
 		/* Test-only: lost on the way; the MR stays unregistered. */
@@ -1918,6 +1966,8 @@ static int rbdi_stats_show(struct seq_file *m, void *unused)
 	seq_printf(m, "passthrough %lld\n", atomic64_read(&st->passthrough));
 	seq_printf(m, "inline_writes %lld\n",
 		   atomic64_read(&st->inline_writes));
+	seq_printf(m, "inline_gathered %lld\n",
+		   atomic64_read(&st->inline_gathered));
 	seq_printf(m, "imm_reads %lld\n", atomic64_read(&st->imm_reads));
 	seq_printf(m, "mr_maps %lld\n", atomic64_read(&st->mr_maps));
 	seq_printf(m, "remote_invs %lld\n", atomic64_read(&st->remote_invs));

@@ -316,7 +316,9 @@ static int rbdi_queue_create_ib(struct rbdi_queue *q)
 	/* REG_MR + SEND + LOCAL_INV per command, control sends, drain. */
 	attr.cap.max_send_wr = 3 * q->depth + RBD_CTRL_SLOTS + 1;
 	attr.cap.max_recv_wr = q->nr_rbufs + 1;
-	attr.cap.max_send_sge = 1;
+	q->send_sges = q->qid ? min_t(u32, RBDI_SEND_SGES,
+				      dev->attrs.max_send_sge) : 1;
+	attr.cap.max_send_sge = q->send_sges;
 	attr.cap.max_recv_sge = 1;
 	attr.sq_sig_type = IB_SIGNAL_REQ_WR;
 	attr.qp_type = IB_QPT_RC;

@@ -125,6 +125,7 @@ static const struct {
 	{ "write_zeroes",  "Write zeroes:" },
 	{ "passthrough",   "Passthrough:" },
 	{ "inline_writes", "Inline writes:" },
+	{ "inline_gathered", "  sent from pages:" },
 	{ "imm_reads",     "Immediate reads:" },
 	{ "mr_maps",       "MR registrations:" },
 	{ "remote_invs",   "Remote invals:" },

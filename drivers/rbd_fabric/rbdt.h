@@ -523,6 +523,7 @@ enum rbdt_sess_state {
  * @tpg_entry: Entry in @tpg->sess_list.
  * @debugfs: Directory in debugfs.
  * @stats: Counters.
+ * @fault_drop_nop: Test-only (debugfs): leave this many NOPs unanswered.
  */
 struct rbdt_session {
 	struct se_session *se_sess;
@@ -547,6 +548,7 @@ struct rbdt_session {
 	struct list_head tpg_entry;
 	struct dentry *debugfs;
 	struct rbdt_stats stats;
+	atomic_t fault_drop_nop;
 };
 
 /* rbdt_main.c */

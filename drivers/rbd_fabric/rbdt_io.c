@@ -477,7 +477,7 @@ static void rbdt_start_cmd(struct rbdt_cmd *cmd, struct rbdt_recv *r, u32 len)
 	}
 	cmd->lio = true;
 	nents = rbdt_inline_sgl(cmd);
-	cmd->inline_zc = nents;
+	cmd->inline_zc = nents > 0;
 	/* On failure LIO has sent CHECK CONDITION through queue_status. */
 	if (target_submit_prep(se_cmd, (unsigned char *)req->cdb,
 			       nents ? r->sg : NULL, nents, NULL, 0, NULL, 0,

@@ -322,6 +322,31 @@ static void rbdi_unmap_data(struct rbdi_queue *q, struct rbdi_request *req)
 }
 
 /*
+ * DMA-map the data of @rq through @req->sgt (rbdi_unmap_data() undoes
+ * it). Return the number of DMA segments, or 0 if out of memory or the
+ * mapping failed, with nothing left to undo.
+ */
+static int rbdi_dma_map_rq(struct rbdi_queue *q, struct request *rq)
+{
+	struct rbdi_request *req = blk_mq_rq_to_pdu(rq);
+	int nents, count;
+
+	req->dir = rq_data_dir(rq) == WRITE ? DMA_TO_DEVICE : DMA_FROM_DEVICE;
+	req->sgt.sgl = req->first_sgl;
+	if (sg_alloc_table_chained(&req->sgt, blk_rq_nr_phys_segments(rq),
+				   req->first_sgl, RBDI_INLINE_SG_CNT))
+		return 0;
+	nents = blk_rq_map_sg(rq->q, rq, req->sgt.sgl);
+	count = ib_dma_map_sg(q->sess->ibdev, req->sgt.sgl, nents, req->dir);
+	if (unlikely(count <= 0)) {
+		sg_free_table_chained(&req->sgt, RBDI_INLINE_SG_CNT);
+		return 0;
+	}
+	req->nents = nents;
+	return count;
+}
+
+/*
  * Map the data of an inline write for the SEND to gather it behind the
  * header: @sge gets one entry per DMA segment. Return their number, or 0
  * if they would be too many (or mapping failed), so the data is copied
@@ -331,24 +356,14 @@ static u32 rbdi_map_inline(struct rbdi_queue *q, struct request *rq,
 			   struct ib_sge *sge)
 {
 	struct rbdi_request *req = blk_mq_rq_to_pdu(rq);
-	struct ib_device *dev = q->sess->ibdev;
 	struct scatterlist *sg;
-	int nents, count, i;
+	int count, i;
 
 	if (blk_rq_nr_phys_segments(rq) >= q->send_sges)
 		return 0;
-	req->dir = DMA_TO_DEVICE;
-	req->sgt.sgl = req->first_sgl;
-	if (sg_alloc_table_chained(&req->sgt, blk_rq_nr_phys_segments(rq),
-				   req->first_sgl, RBDI_INLINE_SG_CNT))
+	count = rbdi_dma_map_rq(q, rq);
+	if (count <= 0)
 		return 0;
-	nents = blk_rq_map_sg(rq->q, rq, req->sgt.sgl);
-	count = ib_dma_map_sg(dev, req->sgt.sgl, nents, req->dir);
-	if (unlikely(count <= 0)) {
-		sg_free_table_chained(&req->sgt, RBDI_INLINE_SG_CNT);
-		return 0;
-	}
-	req->nents = nents;
 	if (count >= q->send_sges) {
 		rbdi_unmap_data(q, req);
 		return 0;
@@ -367,21 +382,11 @@ static blk_status_t rbdi_map_mr(struct rbdi_queue *q, struct request *rq,
 {
 	struct rbdi_request *req = blk_mq_rq_to_pdu(rq);
 	struct rbd_desc *desc = (struct rbd_desc *)(req->cmd + 1);
-	struct ib_device *dev = q->sess->ibdev;
-	int nents, count, n;
+	int count, n;
 
-	req->dir = rq_data_dir(rq) == WRITE ? DMA_TO_DEVICE : DMA_FROM_DEVICE;
-	req->sgt.sgl = req->first_sgl;
-	if (sg_alloc_table_chained(&req->sgt, blk_rq_nr_phys_segments(rq),
-				   req->first_sgl, RBDI_INLINE_SG_CNT))
+	count = rbdi_dma_map_rq(q, rq);
+	if (count <= 0)
 		return BLK_STS_RESOURCE;
-	nents = blk_rq_map_sg(rq->q, rq, req->sgt.sgl);
-	count = ib_dma_map_sg(dev, req->sgt.sgl, nents, req->dir);
-	if (unlikely(count <= 0)) {
-		sg_free_table_chained(&req->sgt, RBDI_INLINE_SG_CNT);
-		return BLK_STS_RESOURCE;
-	}
-	req->nents = nents;
 
 	req->mr = ib_mr_pool_get(q->qp, &q->qp->rdma_mrs);
 	if (unlikely(!req->mr)) {

@@ -37,9 +37,18 @@ write_conf() {
 # false, and KASAN, whose shadow bounds depend on it, calls an interrupt's
 # access to the 5-level direct map a wild-memory-access; the report also
 # switches lockdep off for the whole run. 4-level paging, as on most hosts.
+#
+# A guest with one CPU gets room for a second (maxcpus=2): QEMU 7.2's
+# TCG translates a machine whose maxcpus is 1 without CF_PARALLEL and
+# then emits no host fence for the guest's memory barriers (fixed in QEMU
+# 8.1, c914d46d0a64). The main loop, which runs the devices, then misses
+# virtio kicks, and with event-idx one lost kick stalls a virtqueue for
+# good: the two-guest rig's NIC stopped transmitting ("NETDEV WATCHDOG")
+# in two CI runs that way.
 qemu_cmd() {
 	local dir=$1 conf=$2 smp=$3 console=$4
 	shift 4
+	[ "$smp" = 1 ] && smp=1,maxcpus=2
 	echo qemu-system-x86_64 -nodefaults -accel tcg,thread=multi -cpu max \
 		-smp "$smp" -m "$RBD_GUEST_MEM" -display none -no-reboot \
 		-chardev "file,id=con0,path=$console,append=on" -serial chardev:con0 \
@@ -70,6 +79,28 @@ free_udp_port() {
 	python3 -c 'import socket; s=socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
 
+# nic_watch DIR: when a guest's console reports its NIC's transmit queue
+# stuck (NETDEV WATCHDOG), save both guests' network and virtio-net
+# queue state from their QEMU monitors (nic-state.log, once per run): the
+# wire is the rig's, and a stuck NIC fails every later test of the run.
+nic_watch() {
+	local dir=$1 con
+	while sleep 10; do
+		for con in console.log console-peer.log; do
+			grep -q "NETDEV WATCHDOG" "$dir/$con" 2> /dev/null || continue
+			{
+				echo "$(date +%T): NETDEV WATCHDOG in $con"
+				echo "=== initiator host"
+				python3 "$TESTS/vm/qmp-dump.py" "$dir/qmp.sock" 2>&1
+				echo "=== target host"
+				python3 "$TESTS/vm/qmp-dump.py" "$dir/qmp-peer.sock" 2>&1
+			} > "$dir/nic-state.log"
+			echo "check: a guest's NIC is stuck; its state is in $dir/nic-state.log"
+			return
+		done
+	done
+}
+
 # run_dual_guest DIR TIMEOUT ENTRIES...
 run_dual_guest() {
 	local dir=$1 tmo=$2
@@ -89,6 +120,9 @@ run_dual_guest() {
 	# reboots.
 	truncate -s 64M "$dir/peer-disk.img"
 	net_t+=" -drive file=$dir/peer-disk.img,if=virtio,format=raw,cache=unsafe"
+	# Monitors, for nic_watch.
+	net_t+=" -qmp unix:$dir/qmp-peer.sock,server=on,wait=off"
+	net_i+=" -qmp unix:$dir/qmp.sock,server=on,wait=off"
 	echo "check: booting two guests for ${#} tests (kernel $KVER, timeout ${tmo}s)"
 	# A test reboots the target host (tests/common/rc _peer_reboot) by
 	# leaving shared/peer/reboot and resetting it; QEMU (-no-reboot)
@@ -105,6 +139,8 @@ run_dual_guest() {
 		done
 	) &
 	local peer=$!
+	nic_watch "$dir" &
+	local watch=$!
 	eval timeout -k 10 "$tmo" "$(qemu_cmd "$dir" run.conf 1 "$dir/console.log" $net_i)" \
 		> "$dir/qemu.log" 2>&1
 	local rc=$?
@@ -118,7 +154,7 @@ run_dual_guest() {
 	done
 	kill "$peer" "$(cat "$dir/peer.pid" 2> /dev/null)" 2> /dev/null
 	wait "$peer" 2> /dev/null
-	kill "$relay" 2> /dev/null
-	wait "$relay" 2> /dev/null
+	kill "$relay" "$watch" 2> /dev/null
+	wait "$relay" "$watch" 2> /dev/null
 	[ -f "$dir/guest-done" ] || echo "check: the initiator guest did not finish its run (see $dir/console.log)"
 }

@@ -33,6 +33,10 @@ def main():
         ready, _, _ = select.select([sa, sb], [], [], 0.05)
         for s in ready:
             data = s.recv(65536)
+            if not data:
+                # QEMU's socket netdev takes an empty datagram for the
+                # end of the connection and stops polling for good.
+                continue
             if up:
                 out, dst = route[s]
                 out.sendto(data, dst)

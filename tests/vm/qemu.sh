@@ -43,8 +43,8 @@ write_conf() {
 # then emits no host fence for the guest's memory barriers (fixed in QEMU
 # 8.1, c914d46d0a64). The main loop, which runs the devices, then misses
 # virtio kicks, and with event-idx one lost kick stalls a virtqueue for
-# good: the two-guest rig's NIC stopped transmitting ("NETDEV WATCHDOG")
-# in two CI runs that way.
+# good: that is how the two-guest rig's NIC stopped transmitting in a
+# CI run ("NETDEV WATCHDOG").
 qemu_cmd() {
 	local dir=$1 conf=$2 smp=$3 console=$4
 	shift 4

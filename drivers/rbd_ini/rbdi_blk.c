@@ -359,15 +359,12 @@ static u32 rbdi_map_inline(struct rbdi_queue *q, struct request *rq,
 	struct scatterlist *sg;
 	int count, i;
 
+	/* DMA segments are never more than the physical segments. */
 	if (blk_rq_nr_phys_segments(rq) >= q->send_sges)
 		return 0;
 	count = rbdi_dma_map_rq(q, rq);
 	if (count <= 0)
 		return 0;
-	if (count >= q->send_sges) {
-		rbdi_unmap_data(q, req);
-		return 0;
-	}
 	for_each_sg(req->sgt.sgl, sg, count, i) {
 		sge[i].addr = sg_dma_address(sg);
 		sge[i].length = sg_dma_len(sg);

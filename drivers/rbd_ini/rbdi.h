@@ -136,6 +136,7 @@ static_assert(sizeof_field(struct rbdi_sess_opts, initiator) == RBDI_STR_SIZE);
  *	pages instead of a copy in the capsule buffer.
  * @imm_reads: Reads answered with immediate data.
  * @mr_maps: Requests that registered an MR.
+ * @reg_fences: Of those, registrations fenced with a LOCAL_INV.
  * @remote_invs: MRs invalidated by the target (SEND_WITH_INV).
  * @local_invs: MRs invalidated with LOCAL_INV.
  * @errors: Commands that ended with an error status.
@@ -158,6 +159,7 @@ struct rbdi_stats {
 	atomic64_t inline_gathered;
 	atomic64_t imm_reads;
 	atomic64_t mr_maps;
+	atomic64_t reg_fences;
 	atomic64_t remote_invs;
 	atomic64_t local_invs;
 	atomic64_t errors;
@@ -269,6 +271,8 @@ struct rbdi_lun_info {
  * @ibdev: RDMA device of the session; all queues must resolve to it.
  * @pd: Protection domain on @ibdev, shared by all queues.
  * @max_fr_pages: Pages one fast-registration MR maps.
+ * @reg_fence: Put a LOCAL_INV ahead of every REG_MR (Soft-RoCE; see
+ *	rbdi_map_mr()).
  * @queues: @nr_queues + 1 queues; [0] is the control queue.
  * @queues_alloc: Entries allocated in @queues.
  * @nr_queues: Number of I/O queues (granted at LOGIN).
@@ -346,6 +350,7 @@ struct rbdi_session {
 	struct ib_device *ibdev;
 	struct ib_pd *pd;
 	u32 max_fr_pages;
+	bool reg_fence;
 	struct rbdi_queue *queues;
 	unsigned int queues_alloc;
 	unsigned int nr_queues;
@@ -577,6 +582,7 @@ struct rbdi_request {
 extern int rbdi_major;
 extern struct dentry *rbdi_debugfs_root;
 extern struct workqueue_struct *rbdi_wq;
+extern bool rbdi_rxe_reg_fence;
 
 /* rbdi_session.c */
 struct rbdi_session *rbdi_sess_create(const char *name);

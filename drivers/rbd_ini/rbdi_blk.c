@@ -106,9 +106,9 @@ static void rbdi_reg_done(struct ib_cq *cq, struct ib_wc *wc)
 	struct rbdi_request *req =
 		container_of(wc->wr_cqe, struct rbdi_request, reg_cqe);
 
-	/* REG_MR is unsignaled: only errors arrive here. */
+	/* REG_MR and its fence are unsignaled: only errors arrive here. */
 	if (wc->status != IB_WC_WR_FLUSH_ERR)
-		rbdi_sess_err_rl(req->q->sess, "queue %u: REG_MR failed: %s\n",
+		rbdi_sess_err_rl(req->q->sess, "queue %u: REG_MR (or its fence) failed: %s\n",
 				 req->q->qid, ib_wc_status_msg(wc->status));
 	rbdi_sess_error(req->q->sess);
 }
@@ -373,9 +373,25 @@ static u32 rbdi_map_inline(struct rbdi_queue *q, struct request *rq,
 	return count;
 }
 
-/* Register the data of @rq in one MR and describe it in the capsule. */
+/*
+ * Register the data of @rq in one MR and describe it in the capsule.
+ * @reg is the REG_MR to post; on a session with reg_fence, @fence is a
+ * LOCAL_INV to post ahead of it, and the caller posts from @fence.
+ *
+ * The fence is for Soft-RoCE in Linux 6.1, whose requester runs every
+ * work request from the oldest unacknowledged one again when it
+ * retransmits, local ones included (req_retry() leaves them done, and
+ * rxe_requester() executes them anyway). A REG_MR of an MR in use then
+ * fails ("rxe_reg_fast_mr: ... not free"), the command behind it is
+ * never sent, and its error completion comes late or never. rxe starts a
+ * LOCAL_INV only once every work request before it has completed, so a
+ * LOCAL_INV of this MR, free and with its current key (a no-op), ahead
+ * of the REG_MR means that no unacknowledged SEND precedes it, and the
+ * completer retires both before it can ever retransmit. The cost is a
+ * wait for the acknowledgment of the previous SEND on the queue.
+ */
 static blk_status_t rbdi_map_mr(struct rbdi_queue *q, struct request *rq,
-				struct ib_reg_wr *reg)
+				struct ib_reg_wr *reg, struct ib_send_wr *fence)
 {
 	struct rbdi_request *req = blk_mq_rq_to_pdu(rq);
 	struct rbd_desc *desc = (struct rbd_desc *)(req->cmd + 1);
@@ -396,6 +412,14 @@ static blk_status_t rbdi_map_mr(struct rbdi_queue *q, struct request *rq,
 				 q->qid, count, n);
 		rbdi_unmap_data(q, req);
 		return BLK_STS_IOERR;
+	}
+	if (q->sess->reg_fence) {
+		memset(fence, 0, sizeof(*fence));
+		fence->opcode = IB_WR_LOCAL_INV;
+		fence->wr_cqe = &req->reg_cqe;
+		fence->ex.invalidate_rkey = req->mr->rkey;
+		fence->next = &reg->wr;
+		atomic64_inc(&q->sess->stats.reg_fences);
 	}
 	ib_update_fast_reg_key(req->mr, ib_inc_rkey(req->mr->rkey));
 
@@ -545,6 +569,7 @@ static blk_status_t __rbdi_queue_rq(struct blk_mq_hw_ctx *hctx,
 	struct request *rq = bd->rq;
 	struct rbdi_request *req = blk_mq_rq_to_pdu(rq);
 	struct ib_device *dev = q->sess->ibdev;
+	struct ib_send_wr fence;
 	struct ib_reg_wr reg;
 	struct ib_sge sge[RBDI_SEND_SGES];
 	struct ib_send_wr wr = {
@@ -587,12 +612,12 @@ static blk_status_t __rbdi_queue_rq(struct blk_mq_hw_ctx *hctx,
 			req->imm = true;
 			atomic64_inc(&q->sess->stats.imm_reads);
 		} else {
-			sts = rbdi_map_mr(q, rq, &reg);
+			sts = rbdi_map_mr(q, rq, &reg, &fence);
 			if (sts)
 				goto out_free_payload;
 			atomic64_inc(&q->sess->stats.mr_maps);
 			reg.wr.next = &wr;
-			first = &reg.wr;
+			first = q->sess->reg_fence ? &fence : &reg.wr;
 			len += sizeof(struct rbd_desc);
 		}
 	}
@@ -1972,6 +1997,7 @@ static int rbdi_stats_show(struct seq_file *m, void *unused)
 		   atomic64_read(&st->inline_gathered));
 	seq_printf(m, "imm_reads %lld\n", atomic64_read(&st->imm_reads));
 	seq_printf(m, "mr_maps %lld\n", atomic64_read(&st->mr_maps));
+	seq_printf(m, "reg_fences %lld\n", atomic64_read(&st->reg_fences));
 	seq_printf(m, "remote_invs %lld\n", atomic64_read(&st->remote_invs));
 	seq_printf(m, "local_invs %lld\n", atomic64_read(&st->local_invs));
 	seq_printf(m, "errors %lld\n", atomic64_read(&st->errors));

@@ -29,6 +29,12 @@ struct dentry *rbdi_debugfs_root;
 /* Error recovery and keep-alive work of all sessions. */
 struct workqueue_struct *rbdi_wq;
 
+/* See rbdi_map_mr(); read when a session first resolves its device. */
+bool rbdi_rxe_reg_fence = true;
+module_param_named(rxe_reg_fence, rbdi_rxe_reg_fence, bool, 0644);
+MODULE_PARM_DESC(rxe_reg_fence,
+		 "On Soft-RoCE (rxe), put a LOCAL_INV ahead of each memory registration, so that a retransmission cannot run it again (default Y)");
+
 static int __init rbdi_init(void)
 {
 	int ret;

@@ -265,7 +265,7 @@ static int rbdi_queue_create_ib(struct rbdi_queue *q)
 	struct rbdi_session *sess = q->sess;
 	struct ib_device *dev = q->cm_id->device;
 	struct ib_qp_init_attr attr = { };
-	unsigned int i;
+	unsigned int i, wrs;
 	int ret;
 
 	if (!sess->pd) {
@@ -285,6 +285,8 @@ static int rbdi_queue_create_ib(struct rbdi_queue *q)
 		sess->ibdev = dev;
 		sess->max_fr_pages =
 			min_t(u32, 256, dev->attrs.max_fast_reg_page_list_len - 1);
+		sess->reg_fence = rbdi_rxe_reg_fence &&
+				  dev->ops.driver_id == RDMA_DRIVER_RXE;
 	} else if (dev != sess->ibdev) {
 		rbdi_sess_err(sess, "queue %u resolved to RDMA device %s, not %s\n",
 			      q->qid, dev_name(&dev->dev),
@@ -292,8 +294,13 @@ static int rbdi_queue_create_ib(struct rbdi_queue *q)
 		return -EXDEV;
 	}
 
-	/* Signaled SENDs and LOCAL_INVs, receives, and the drain. */
-	q->cq_size = 3 * q->depth + 2 * RBD_CTRL_SLOTS + 2;
+	/*
+	 * Per command: REG_MR, SEND and LOCAL_INV, and the LOCAL_INV that
+	 * fences the REG_MR on rxe. A flush completes them all.
+	 */
+	wrs = sess->reg_fence ? 4 : 3;
+	/* Those, receives, and the drain. */
+	q->cq_size = wrs * q->depth + 2 * RBD_CTRL_SLOTS + 2;
 	/* A poll queue's CQ is its own: the pool has no IB_POLL_DIRECT. */
 	if (q->polled)
 		q->cq = ib_alloc_cq(dev, q, q->cq_size,
@@ -313,8 +320,8 @@ static int rbdi_queue_create_ib(struct rbdi_queue *q)
 
 	attr.event_handler = rbdi_qp_event;
 	attr.qp_context = q;
-	/* REG_MR + SEND + LOCAL_INV per command, control sends, drain. */
-	attr.cap.max_send_wr = 3 * q->depth + RBD_CTRL_SLOTS + 1;
+	/* Those of each command, control sends, drain. */
+	attr.cap.max_send_wr = wrs * q->depth + RBD_CTRL_SLOTS + 1;
 	attr.cap.max_recv_wr = q->nr_rbufs + 1;
 	q->send_sges = q->qid ? min_t(u32, RBDI_SEND_SGES,
 				      dev->attrs.max_send_sge) : 1;

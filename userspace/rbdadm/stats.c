@@ -128,6 +128,7 @@ static const struct {
 	{ "inline_gathered", "  sent from pages:" },
 	{ "imm_reads",     "Immediate reads:" },
 	{ "mr_maps",       "MR registrations:" },
+	{ "reg_fences",    "  fenced (rxe):" },
 	{ "remote_invs",   "Remote invals:" },
 	{ "local_invs",    "Local invals:" },
 	{ "errors",        "Errors:" },

@@ -15,7 +15,9 @@
 #                      read128k write128k read1m
 #   BENCH_TRANSPORTS   local rbd rnbd nvme srp iser iscsi nbd; also rbdx:
 #                      rbd with the session attributes BENCH_RBDX_ATTRS
-#                      ("imm_read_size=0 ..."), for an A/B in one boot
+#                      ("imm_read_size=0 ...") and the module parameters
+#                      BENCH_RBDX_PARAMS ("rbdt.complete_inline=0 ..."),
+#                      for an A/B in one boot
 #   BENCH_PERFTEST     perftest runs, TEST:SIZE (empty: none)
 #   BENCH_PERF         TRANSPORT:JOB pairs to profile (perf record -a -g in
 #                      the guest), e.g. "rbd:randread32 nvme:randread32"
@@ -34,7 +36,7 @@ RUN=${RBD_RESULTS:-$REPO/results/bench-$(date +%Y%m%d-%H%M%S)}
 mkdir -p "$RUN/single"
 # The guest reads its settings from the run's shared directory.
 {
-	for v in BENCH_REPS BENCH_RUNTIME BENCH_RAMP BENCH_JOBS BENCH_TRANSPORTS BENCH_PERFTEST BENCH_PERF BENCH_RBDX_ATTRS; do
+	for v in BENCH_REPS BENCH_RUNTIME BENCH_RAMP BENCH_JOBS BENCH_TRANSPORTS BENCH_PERFTEST BENCH_PERF BENCH_RBDX_ATTRS BENCH_RBDX_PARAMS; do
 		[ -n "${!v+x}" ] && printf "%s='%s'\n" "$v" "${!v}"
 	done
 } > "$RUN/single/bench.conf"

@@ -36,7 +36,7 @@ def read_meta(raw):
         with open(os.path.join(raw, "meta.txt")) as f:
             for line in f:
                 k, _, v = line.strip().partition(" ")
-                if k in ("kernel", "cpus", "jobs", "transports", "fio", "rbdx_attrs",
+                if k in ("kernel", "cpus", "jobs", "transports", "fio", "rbdx_attrs", "rbdx_params",
                          "clocksource", "topology"):
                     meta[k] = v
                 elif k == "reps":
@@ -231,7 +231,8 @@ def table(data):
                   meta.get("ramp", "?")))
     out.append("link: %s" % meta.get("topology", "?"))
     if "rbdx" in data["transports"]:
-        out.append("rbd attrs: rbd with the session attributes %s" % meta.get("rbdx_attrs", "?"))
+        out.append("rbd attrs: rbd with the session attributes '%s' and the module parameters '%s'"
+                   % (meta.get("rbdx_attrs", ""), meta.get("rbdx_params", "")))
     out.append("figures: mean over repetitions; +-N% is the spread (max-min)/mean; "
                "lat = total latency (submission + completion)")
     out.append("cpu/io: fio's usr+sys per I/O, us; sys/io: whole-guest busy CPU per I/O, us "

@@ -161,10 +161,33 @@ disconnect_rbd() {
 }
 
 # rbdx: rbd again with the session attributes of BENCH_RBDX_ATTRS
-# ("attr=value ..."), to compare a setting with the defaults in one boot.
+# ("attr=value ...") and the module parameters of BENCH_RBDX_PARAMS
+# ("module.param=value ...", set before the login and restored after
+# the logout), to compare a setting with the defaults in one boot.
 setup_rbdx() { [ -d "$LIO/rbd/$IQN_RBD/tpgt_1" ] || setup_rbd; }
-connect_rbdx() { RBD_ATTRS=${BENCH_RBDX_ATTRS:-} connect_rbd; }
-disconnect_rbdx() { disconnect_rbd; }
+RBDX_SAVED=$OUTDIR/rbdx-params.saved
+connect_rbdx() {
+	local p f
+	modprobe -a rbdt rbdi || { echo "rbdt or rbdi does not load" >&2; return 1; }
+	: > "$RBDX_SAVED"
+	for p in ${BENCH_RBDX_PARAMS:-}; do
+		f=${p%%=*}
+		f=/sys/module/${f%%.*}/parameters/${f#*.}
+		[ -w "$f" ] || { echo "no writable module parameter ${p%%=*}" >&2; return 1; }
+		echo "$f=$(cat "$f")" >> "$RBDX_SAVED"
+		echo "${p#*=}" > "$f" || { echo "module parameter ${p%%=*} refuses ${p#*=}" >&2; return 1; }
+	done
+	RBD_ATTRS=${BENCH_RBDX_ATTRS:-} connect_rbd
+}
+disconnect_rbdx() {
+	local p
+	disconnect_rbd
+	[ -f "$RBDX_SAVED" ] || return 0
+	while read -r p; do
+		echo "${p#*=}" > "${p%%=*}"
+	done < "$RBDX_SAVED"
+	rm -f "$RBDX_SAVED"
+}
 
 # RNBD: rnbd-server / rnbd-client (built by scripts/build-rnbd.sh).
 setup_rnbd() {
@@ -537,6 +560,7 @@ teardown() {
 	echo "jobs $BENCH_JOBS"
 	echo "transports $BENCH_TRANSPORTS"
 	echo "rbdx_attrs ${BENCH_RBDX_ATTRS:-}"
+	echo "rbdx_params ${BENCH_RBDX_PARAMS:-}"
 	echo "fio $(fio --version)"
 	echo "clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)"
 	echo "topology rxe0 on vA ($TGT) and rxe1 on vB ($INI); rdma_cm resolves both ends to rxe0 (loopback)"

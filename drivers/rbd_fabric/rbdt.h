@@ -464,6 +464,8 @@ static inline struct rbdt_queue *cq_to_q(struct ib_wc *wc)
  * @immd_writes: Inline writes.
  * @immd_writes_nocopy: Those whose data LIO took as it was (plain WRITEs).
  * @immd_reads: Immediate reads.
+ * @compl_here: Completions that rbdt ran itself, right after a backend
+ *	that completed the command synchronously (rbdt_complete_here()).
  * @stall_sq_full: Commands deferred for lack of send queue slots.
  * @stall_ordq_full: RDMA READs posted while the queue already had as many
  *	in flight as its initiator depth allows; the adapter held them back.
@@ -479,6 +481,7 @@ struct rbdt_stats {
 	atomic64_t immd_writes;
 	atomic64_t immd_writes_nocopy;
 	atomic64_t immd_reads;
+	atomic64_t compl_here;
 	atomic64_t stall_sq_full;
 	atomic64_t stall_ordq_full;
 	atomic64_t max_outstanding_reqs;
@@ -554,6 +557,7 @@ struct rbdt_session {
 /* rbdt_main.c */
 extern struct workqueue_struct *rbdt_wq;
 extern struct dentry *rbdt_debugfs_root;
+extern bool rbdt_complete_inline;
 
 int rbdt_parse_u16(const char *s, u16 *res);
 

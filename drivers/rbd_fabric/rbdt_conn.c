@@ -321,6 +321,7 @@ static int rbdt_stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "immd_writes_nocopy: %lld\n",
 		   atomic64_read(&st->immd_writes_nocopy));
 	seq_printf(m, "immd_reads: %lld\n", atomic64_read(&st->immd_reads));
+	seq_printf(m, "compl_here: %lld\n", atomic64_read(&st->compl_here));
 	seq_printf(m, "stall_sq_full: %lld\n",
 		   atomic64_read(&st->stall_sq_full));
 	seq_printf(m, "stall_ordq_full: %lld\n",

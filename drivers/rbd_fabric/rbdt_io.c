@@ -50,6 +50,41 @@ static inline struct rbdt_cmd *to_rbdt_cmd(struct se_cmd *se_cmd)
 	return container_of(se_cmd, struct rbdt_cmd, se_cmd);
 }
 
+/**
+ * rbdt_complete_here() - run a completion LIO has just queued
+ * @cmd: A command rbdt has just handed to LIO (target_submit() or
+ *	target_execute_cmd() has returned).
+ *
+ * LIO (6.1) never answers from the backend's completion: it queues
+ * se_cmd->work (target_complete_ok_work) on target_completion_wq. When
+ * the backend completes synchronously (ramdisk, fileio, iblock over a
+ * RAM disk) that work item is still pending here, and handing it to a
+ * worker costs a wake-up and a context switch per command. Take it back
+ * and run it in this context instead, as the worker would have. If a
+ * worker has already started it, cancel_work() fails and nothing
+ * changes.
+ *
+ * The descriptor cannot be started again meanwhile: a capsule for it
+ * needs the response's send completion (handled by the send CQ work)
+ * and then arrives through the receive CQ work, and the caller is one
+ * of these two (not rbdt_pending_work(), which is why the receive
+ * handler calls this and rbdt_start_cmd() does not).
+ *
+ * Context: rbdt's receive CQ work after rbdt_start_cmd(), or its send
+ * CQ work after the RDMA READs of a write; no locks held.
+ */
+static void rbdt_complete_here(struct rbdt_cmd *cmd)
+{
+	struct se_cmd *se_cmd = &cmd->se_cmd;
+
+	if (!READ_ONCE(rbdt_complete_inline))
+		return;
+	if (!cancel_work(&se_cmd->work))
+		return;
+	atomic64_inc(&cmd->q->sess->stats.compl_here);
+	se_cmd->work.func(&se_cmd->work);
+}
+
 static void rbdt_rw_destroy(struct rbdt_cmd *cmd)
 {
 	struct rbdt_queue *q = cmd->q;
@@ -545,6 +580,7 @@ void rbdt_handle_cmd(struct rbdt_queue *q, struct rbdt_recv *r, u32 len)
 		return;
 	cmd->tag = tag;
 	rbdt_start_cmd(cmd, r, len);
+	rbdt_complete_here(cmd);
 }
 
 /**
@@ -655,6 +691,7 @@ static void rbdt_read_finish(struct rbdt_cmd *cmd, enum ib_wc_status status)
 	}
 	atomic64_add(cmd->se_cmd.data_length, &cmd->q->sess->stats.bytes_in);
 	target_execute_cmd(&cmd->se_cmd);
+	rbdt_complete_here(cmd);
 }
 
 static void rbdt_read_done(struct ib_cq *cq, struct ib_wc *wc)

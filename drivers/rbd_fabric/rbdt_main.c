@@ -148,6 +148,12 @@ static const struct target_core_fabric_ops rbdt_fabric_ops = {
 	.tfc_tpg_nacl_base_attrs		= rbdt_nacl_attrs,
 };
 
+/* See rbdt_complete_here(). */
+bool rbdt_complete_inline = true;
+module_param_named(complete_inline, rbdt_complete_inline, bool, 0644);
+MODULE_PARM_DESC(complete_inline,
+		 "Run LIO's completion of a command that the backend completed synchronously in rbdt's own context, not in a worker of target_completion_wq (default Y)");
+
 static int __init rbdt_init(void)
 {
 	int ret;

@@ -378,8 +378,8 @@ struct rbdt_cq {
  * struct rbdt_queue - one rdma_cm connection (queue pair) of a session
  * @cm_id: The connection's id.
  * @dev: Its RDMA device (referenced).
- * @rcq: Receive completion queue.
- * @scq: Send completion queue (responses, RDMA READs, control sends).
+ * @cq: Completion queue of receives and sends alike (responses, RDMA
+ *	READs, control sends).
  * @qp: The queue pair.
  * @port_num: Port of @cm_id, for rdma_rw.
  * @qid: Queue id: 0 control queue, 1..nr_queues I/O.
@@ -417,8 +417,7 @@ struct rbdt_cq {
 struct rbdt_queue {
 	struct rdma_cm_id *cm_id;
 	struct rbdt_device *dev;
-	struct rbdt_cq rcq;
-	struct rbdt_cq scq;
+	struct rbdt_cq cq;
 	struct ib_qp *qp;
 	u32 port_num;
 	u16 qid;

@@ -2,9 +2,9 @@
 /*
  * rbdt: connections (queues), sessions, login, logout and teardown.
  *
- * Every rdma_cm connection is a &struct rbdt_queue with its own QP and a
- * CQ from the pool (IB_POLL_WORKQUEUE, so receive handling runs in process
- * context). Queue 0 starts without a session; its LOGIN creates the
+ * Every rdma_cm connection is a &struct rbdt_queue with its own QP and
+ * one CQ for both directions, polled in rbdt's CQ work (rbdt_cq.c), so
+ * receive handling runs in process context. Queue 0 starts without a session; its LOGIN creates the
  * &struct rbdt_session (one LIO se_session) and I/O queues join it by
  * session handle in their connect request.
  *
@@ -287,8 +287,8 @@ static void rbdt_login_fail(struct rbdt_queue *q, u32 slot, __le64 tag,
 /* The CQ counters of @sess's queues: waits summed, batch maxima. */
 static void rbdt_stats_show_cqs(struct seq_file *m, struct rbdt_session *sess)
 {
-	u32 max_r = 0, max_s = 0;
 	unsigned long flags;
+	u32 max_polled = 0;
 	u64 waits = 0;
 	int i;
 
@@ -298,14 +298,12 @@ static void rbdt_stats_show_cqs(struct seq_file *m, struct rbdt_session *sess)
 
 		if (!q)
 			continue;
-		waits += READ_ONCE(q->rcq.waits) + READ_ONCE(q->scq.waits);
-		max_r = max(max_r, READ_ONCE(q->rcq.max_polled));
-		max_s = max(max_s, READ_ONCE(q->scq.max_polled));
+		waits += READ_ONCE(q->cq.waits);
+		max_polled = max(max_polled, READ_ONCE(q->cq.max_polled));
 	}
 	spin_unlock_irqrestore(&rbdt_sess_lock, flags);
 	seq_printf(m, "cq_waits: %llu\n", waits);
-	seq_printf(m, "max_rcq_polled: %u\n", max_r);
-	seq_printf(m, "max_scq_polled: %u\n", max_s);
+	seq_printf(m, "max_cq_polled: %u\n", max_polled);
 }
 
 static int rbdt_stats_show(struct seq_file *m, void *v)
@@ -1125,8 +1123,7 @@ static void rbdt_queue_destroy(struct rbdt_queue *q)
 		rdma_destroy_id(q->cm_id);
 	if (q->qp)
 		ib_destroy_qp(q->qp);
-	rbdt_cq_destroy(&q->scq);
-	rbdt_cq_destroy(&q->rcq);
+	rbdt_cq_destroy(&q->cq);
 	rbdt_queue_free_bufs(q);
 	rbdt_device_put(q->dev);
 	kfree(q);
@@ -1233,23 +1230,23 @@ static int rbdt_queue_create_ib(struct rbdt_queue *q, u16 max_desc)
 
 	vector = ib_dev->num_comp_vectors ?
 		 q->qid % ib_dev->num_comp_vectors : 0;
-	/* Receives and the drain. */
-	ret = rbdt_cq_create(&q->rcq, ib_dev, q->nr_recv + 1, vector);
-	if (ret)
-		return ret;
 	/*
-	 * A response and an RDMA READ completion per command slot, control
-	 * responses (see rbdt_ctrl_claim()), the drain.
+	 * One CQ for both directions: receives and their drain; a response
+	 * and an RDMA READ completion per command slot, control responses
+	 * (see rbdt_ctrl_claim()) and the send drain. The completions of the
+	 * responses a polling run posts then mostly turn up in that same
+	 * run instead of waking a poller of their own.
 	 */
-	ret = rbdt_cq_create(&q->scq, ib_dev,
-			     2 * q->depth + 2 * RBD_CTRL_SLOTS + 1, vector);
+	ret = rbdt_cq_create(&q->cq, ib_dev,
+			     q->nr_recv + 1 + 2 * q->depth +
+			     2 * RBD_CTRL_SLOTS + 1, vector);
 	if (ret)
 		return ret;
 
 	attr.event_handler = rbdt_qp_event;
 	attr.qp_context = q;
-	attr.send_cq = q->scq.cq;
-	attr.recv_cq = q->rcq.cq;
+	attr.send_cq = q->cq.cq;
+	attr.recv_cq = q->cq.cq;
 	attr.sq_sig_type = IB_SIGNAL_REQ_WR;
 	attr.qp_type = IB_QPT_RC;
 	attr.port_num = q->cm_id->port_num;

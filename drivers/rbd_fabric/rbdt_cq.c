@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * rbdt: completion queues. Each queue has a receive CQ and a send CQ on
- * the same completion vector, polled by rbdt itself rather than by the
- * core's CQ pool, so that the statistics can say how the polling went:
- * how often a CQ was found empty and rbdt waited for the next completion
- * event (cq_waits), and the most completions one polling run handled
- * (max_rcq_polled, max_scq_polled). Otherwise the poller does what
+ * rbdt: completion queues. Each queue has one CQ, for its receives and
+ * its sends alike, polled by rbdt itself rather than by the core's CQ
+ * pool, so that the statistics can say how the polling went: how often
+ * a CQ was found empty and rbdt waited for the next completion event
+ * (cq_waits), and the most completions one polling run handled
+ * (max_cq_polled). Otherwise the poller does what
  * ib_cq_poll_work() does: work completions are handed to their ib_cqe's
  * done() in batches, a run that used up its budget is requeued, and a
  * run that drained the CQ re-arms it and polls on if a completion slipped

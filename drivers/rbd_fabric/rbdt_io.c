@@ -65,13 +65,13 @@ static inline struct rbdt_cmd *to_rbdt_cmd(struct se_cmd *se_cmd)
  * changes.
  *
  * The descriptor cannot be started again meanwhile: a capsule for it
- * needs the response's send completion (handled by the send CQ work)
- * and then arrives through the receive CQ work, and the caller is one
- * of these two (not rbdt_pending_work(), which is why the receive
- * handler calls this and rbdt_start_cmd() does not).
+ * needs the response's send completion and then arrives as a receive,
+ * both delivered by the queue's CQ work, which is the caller (not
+ * rbdt_pending_work(), which is why the receive handler calls this and
+ * rbdt_start_cmd() does not).
  *
- * Context: rbdt's receive CQ work after rbdt_start_cmd(), or its send
- * CQ work after the RDMA READs of a write; no locks held.
+ * Context: the queue's CQ work, after rbdt_start_cmd() or after the RDMA
+ * READs of a write completed; no locks held.
  */
 static void rbdt_complete_here(struct rbdt_cmd *cmd)
 {

@@ -371,6 +371,7 @@ struct rbdt_cq {
 	struct work_struct work;
 	u64 waits;
 	u32 max_polled;
+	bool more;
 	struct ib_wc wc[RBDT_CQ_BATCH];
 };
 
@@ -557,6 +558,43 @@ struct rbdt_session {
 extern struct workqueue_struct *rbdt_wq;
 extern struct dentry *rbdt_debugfs_root;
 extern bool rbdt_complete_inline;
+extern bool rbdt_post_bh_disabled;
+
+/**
+ * rbdt_post_begin() - enter a section that posts work requests on a queue
+ * @q: The queue.
+ *
+ * Soft-RoCE's ib_post_send() only schedules the QP's send tasklet. Outside
+ * interrupt context, raise_softirq_irqoff() then wakes ksoftirqd, and the
+ * send is processed only after a switch to that thread (and back). With
+ * bottom halves disabled around the post, the tasklet instead runs in
+ * this context when rbdt_post_end() enables them again, and sends
+ * everything queued on the QP so far. Other providers lose nothing but
+ * the pair of calls.
+ *
+ * Only when the CQ work has no further completion in hand: a response
+ * sent at once per command would reach the initiator one at a time and
+ * wake its submitter per command, where one send of the whole batch
+ * wakes it once.
+ *
+ * Context: Process or softirq, not hardirq.
+ * Return: The argument for rbdt_post_end().
+ */
+static inline bool rbdt_post_begin(struct rbdt_queue *q)
+{
+	bool bh = READ_ONCE(rbdt_post_bh_disabled) && !READ_ONCE(q->cq.more);
+
+	if (bh)
+		local_bh_disable();
+	return bh;
+}
+
+/* End a section begun by rbdt_post_begin(), with interrupts enabled. */
+static inline void rbdt_post_end(bool bh)
+{
+	if (bh)
+		local_bh_enable();
+}
 
 int rbdt_parse_u16(const char *s, u16 *res);
 

@@ -129,18 +129,21 @@ bool rbdt_queue_post_recv(struct rbdt_queue *q, struct rbdt_recv *r)
  * @q: The queue.
  * @wr: The first work request.
  *
- * Context: Any; takes @q->lock.
+ * Context: Process or softirq; takes @q->lock.
  * Return: 0, -ESHUTDOWN if the queue is dying, or the error of the post.
  */
 int rbdt_queue_post_send(struct rbdt_queue *q, struct ib_send_wr *wr)
 {
 	unsigned long flags;
 	int ret = -ESHUTDOWN;
+	bool bh;
 
+	bh = rbdt_post_begin(q);
 	spin_lock_irqsave(&q->lock, flags);
 	if (!q->dying)
 		ret = ib_post_send(q->qp, wr, NULL);
 	spin_unlock_irqrestore(&q->lock, flags);
+	rbdt_post_end(bh);
 	return ret;
 }
 

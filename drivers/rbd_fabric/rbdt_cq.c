@@ -39,11 +39,15 @@ static void rbdt_cq_work(struct work_struct *work)
 		for (i = 0; i < n; i++) {
 			struct ib_wc *wc = &rcq->wc[i];
 
+			/* See rbdt_post_begin(). */
+			WRITE_ONCE(rcq->more,
+				   i + 1 < n || n == RBDT_CQ_BATCH);
 			if (wc->wr_cqe)
 				wc->wr_cqe->done(cq, wc);
 			else
 				WARN_ON_ONCE(wc->status == IB_WC_SUCCESS);
 		}
+		WRITE_ONCE(rcq->more, false);
 		if (n > 0)
 			done += n;
 		if (n == RBDT_CQ_BATCH) {

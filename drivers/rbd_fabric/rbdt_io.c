@@ -327,11 +327,13 @@ static int rbdt_post_rsp(struct rbdt_cmd *cmd, struct ib_send_wr *first)
 	struct rbdt_recv *r = cmd->recv;
 	unsigned long flags;
 	int ret = -ESHUTDOWN;
+	bool bh;
 
 	cmd->recv = NULL;
 	if (r)
 		ib_dma_sync_single_for_device(q->dev->ib_dev, r->dma,
 					      q->recv_size, DMA_FROM_DEVICE);
+	bh = rbdt_post_begin(q);
 	spin_lock_irqsave(&q->lock, flags);
 	if (!q->dying) {
 		ret = r ? ib_post_recv(q->qp, &r->wr, NULL) : 0;
@@ -344,6 +346,7 @@ static int rbdt_post_rsp(struct rbdt_cmd *cmd, struct ib_send_wr *first)
 	}
 	cmd->outstanding = false;
 	spin_unlock_irqrestore(&q->lock, flags);
+	rbdt_post_end(bh);
 
 	if (ret && ret != -ESHUTDOWN) {
 		rbdt_cmd_err(cmd, "posting the response failed (%d)\n", ret);

@@ -154,6 +154,12 @@ module_param_named(complete_inline, rbdt_complete_inline, bool, 0644);
 MODULE_PARM_DESC(complete_inline,
 		 "Run LIO's completion of a command that the backend completed synchronously in rbdt's own context, not in a worker of target_completion_wq (default Y)");
 
+/* See rbdt_post_begin(). */
+bool rbdt_post_bh_disabled = true;
+module_param_named(post_bh_disabled, rbdt_post_bh_disabled, bool, 0644);
+MODULE_PARM_DESC(post_bh_disabled,
+		 "Post work requests with bottom halves disabled, so that a software RDMA provider's send processing (rxe's tasklet) runs right after the post instead of waking ksoftirqd (default Y)");
+
 static int __init rbdt_init(void)
 {
 	int ret;

@@ -583,6 +583,7 @@ extern int rbdi_major;
 extern struct dentry *rbdi_debugfs_root;
 extern struct workqueue_struct *rbdi_wq;
 extern bool rbdi_rxe_reg_fence;
+extern bool rbdi_post_bh_disabled;
 
 /* rbdi_session.c */
 struct rbdi_session *rbdi_sess_create(const char *name);

@@ -35,6 +35,12 @@ module_param_named(rxe_reg_fence, rbdi_rxe_reg_fence, bool, 0644);
 MODULE_PARM_DESC(rxe_reg_fence,
 		 "On Soft-RoCE (rxe), put a LOCAL_INV ahead of each memory registration, so that a retransmission cannot run it again (default Y)");
 
+/* See __rbdi_queue_rq(). */
+bool rbdi_post_bh_disabled;
+module_param_named(post_bh_disabled, rbdi_post_bh_disabled, bool, 0644);
+MODULE_PARM_DESC(post_bh_disabled,
+		 "Post commands with bottom halves disabled, so that a software RDMA provider's send processing (rxe's tasklet) runs right after the post instead of waking ksoftirqd (default N: see __rbdi_queue_rq())");
+
 static int __init rbdi_init(void)
 {
 	int ret;

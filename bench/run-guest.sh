@@ -39,7 +39,7 @@ BENCH_RUNTIME=${BENCH_RUNTIME:-8}
 BENCH_RAMP=${BENCH_RAMP:-2}
 BENCH_JOBS=${BENCH_JOBS:-"qd1 qd1poll randread32 randwrite32 read128k write128k read1m"}
 BENCH_TRANSPORTS=${BENCH_TRANSPORTS:-"local rbd rnbd nvme srp iser iscsi nbd"}
-BENCH_PERFTEST=${BENCH_PERFTEST:-"write_bw:4096 write_bw:131072 read_bw:4096 read_bw:131072 write_lat:4096 read_lat:4096 send_lat:4096"}
+BENCH_PERFTEST=${BENCH_PERFTEST-"write_bw:4096 write_bw:131072 read_bw:4096 read_bw:131072 write_lat:4096 read_lat:4096 send_lat:4096"}
 BENCH_RD_MIB=${BENCH_RD_MIB:-256}
 BENCH_PERF=${BENCH_PERF:-}
 # With the polled job, rbd and nvme-rdma log in with one poll queue (on

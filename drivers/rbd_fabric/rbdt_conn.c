@@ -4,9 +4,10 @@
  *
  * Every rdma_cm connection is a &struct rbdt_queue with its own QP and
  * one CQ for both directions, polled in rbdt's CQ work (rbdt_cq.c), so
- * receive handling runs in process context. Queue 0 starts without a session; its LOGIN creates the
- * &struct rbdt_session (one LIO se_session) and I/O queues join it by
- * session handle in their connect request.
+ * receive handling runs in process context. Queue 0 starts without a
+ * session; its LOGIN creates the &struct rbdt_session (one LIO
+ * se_session) and I/O queues join it by session handle in their connect
+ * request.
  *
  * Teardown. Any error, disconnect or LOGOUT marks the queue dying under
  * its lock; from then on nothing is posted on it. A queue with a session

@@ -391,6 +391,9 @@ struct rbdt_cq {
  * @lock: Protects @dying, @logged_in, @ctrl[].busy, @cmds[].in_use and
  *	every post on @qp.
  * @dying: Set once teardown began; nothing is posted afterwards.
+ * @nr_outstanding: Commands whose capsule arrived and whose response is
+ *	not yet posted (&struct rbdt_cmd @outstanding set); written under
+ *	@lock, read without it by rbdt_post_begin().
  * @logged_in: Queue 0 received its LOGIN.
  * @sess: The session, NULL on a queue 0 before login. Set once.
  * @sq_rdma_avail: Send queue slots free for RDMA work requests.
@@ -429,6 +432,7 @@ struct rbdt_queue {
 	spinlock_t lock;	/* see above */
 	bool dying;
 	bool logged_in;
+	u16 nr_outstanding;
 	struct rbdt_session *sess;
 	atomic_t sq_rdma_avail;
 	u32 sq_rdma_total;
@@ -466,6 +470,8 @@ static inline struct rbdt_queue *cq_to_q(struct ib_wc *wc)
  * @immd_reads: Immediate reads.
  * @compl_here: Completions that rbdt ran itself, right after a backend
  *	that completed the command synchronously (rbdt_complete_here()).
+ * @posts_bh_disabled: Posts made with bottom halves disabled
+ *	(rbdt_post_begin()).
  * @stall_sq_full: Commands deferred for lack of send queue slots.
  * @stall_ordq_full: RDMA READs posted while the queue already had as many
  *	in flight as its initiator depth allows; the adapter held them back.
@@ -482,6 +488,7 @@ struct rbdt_stats {
 	atomic64_t immd_writes_nocopy;
 	atomic64_t immd_reads;
 	atomic64_t compl_here;
+	atomic64_t posts_bh_disabled;
 	atomic64_t stall_sq_full;
 	atomic64_t stall_ordq_full;
 	atomic64_t max_outstanding_reqs;
@@ -572,20 +579,27 @@ extern bool rbdt_post_bh_disabled;
  * everything queued on the QP so far. Other providers lose nothing but
  * the pair of calls.
  *
- * Only when the CQ work has no further completion in hand: a response
- * sent at once per command would reach the initiator one at a time and
- * wake its submitter per command, where one send of the whole batch
- * wakes it once.
+ * Only when the CQ work has no further completion in hand, and the queue
+ * no other command outstanding: a response sent at once per command would
+ * reach the initiator one at a time and wake its submitter per command,
+ * where one send of the whole batch wakes it once. With commands queued
+ * behind it, the latency of this one is not what the initiator waits for;
+ * on Soft-RoCE the deferred send then goes out with the others, and in a
+ * one-host loopback the sends made at once stall deep queues (see
+ * Documentation/performance.rst).
  *
- * Context: Process or softirq, not hardirq.
+ * Context: Process or softirq, not hardirq; @q belongs to a session.
  * Return: The argument for rbdt_post_end().
  */
 static inline bool rbdt_post_begin(struct rbdt_queue *q)
 {
-	bool bh = READ_ONCE(rbdt_post_bh_disabled) && !READ_ONCE(q->cq.more);
+	bool bh = READ_ONCE(rbdt_post_bh_disabled) && !READ_ONCE(q->cq.more) &&
+		  READ_ONCE(q->nr_outstanding) <= 1;
 
-	if (bh)
+	if (bh) {
 		local_bh_disable();
+		atomic64_inc(&q->sess->stats.posts_bh_disabled);
+	}
 	return bh;
 }
 

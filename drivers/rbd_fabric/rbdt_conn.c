@@ -324,6 +324,8 @@ static int rbdt_stats_show(struct seq_file *m, void *v)
 		   atomic64_read(&st->immd_writes_nocopy));
 	seq_printf(m, "immd_reads: %lld\n", atomic64_read(&st->immd_reads));
 	seq_printf(m, "compl_here: %lld\n", atomic64_read(&st->compl_here));
+	seq_printf(m, "posts_bh_disabled: %lld\n",
+		   atomic64_read(&st->posts_bh_disabled));
 	seq_printf(m, "stall_sq_full: %lld\n",
 		   atomic64_read(&st->stall_sq_full));
 	seq_printf(m, "stall_ordq_full: %lld\n",

@@ -303,6 +303,18 @@ static bool rbdt_imm_map(struct rbdt_cmd *cmd, u32 imm_len)
 	return true;
 }
 
+/* The initiator may reuse @cmd's tag. Called with @cmd->q->lock held. */
+static void rbdt_cmd_settle(struct rbdt_cmd *cmd)
+{
+	struct rbdt_queue *q = cmd->q;
+
+	lockdep_assert_held(&q->lock);
+	if (cmd->outstanding) {
+		cmd->outstanding = false;
+		WRITE_ONCE(q->nr_outstanding, q->nr_outstanding - 1);
+	}
+}
+
 /* The response of @cmd is posted (or dropped): the slot is free. */
 static void rbdt_cmd_answered(struct rbdt_cmd *cmd)
 {
@@ -310,7 +322,7 @@ static void rbdt_cmd_answered(struct rbdt_cmd *cmd)
 	unsigned long flags;
 
 	spin_lock_irqsave(&q->lock, flags);
-	cmd->outstanding = false;
+	rbdt_cmd_settle(cmd);
 	spin_unlock_irqrestore(&q->lock, flags);
 	atomic64_inc(&q->sess->stats.reqs_completed);
 	rbdt_session_cmd_done(q->sess);
@@ -344,7 +356,7 @@ static int rbdt_post_rsp(struct rbdt_cmd *cmd, struct ib_send_wr *first)
 				clear_bit(RBDT_WR_SEND, &cmd->wr_pending);
 		}
 	}
-	cmd->outstanding = false;
+	rbdt_cmd_settle(cmd);
 	spin_unlock_irqrestore(&q->lock, flags);
 	rbdt_post_end(bh);
 
@@ -561,6 +573,7 @@ void rbdt_handle_cmd(struct rbdt_queue *q, struct rbdt_recv *r, u32 len)
 	wait = false;
 	if (!reused) {
 		cmd->outstanding = true;
+		WRITE_ONCE(q->nr_outstanding, q->nr_outstanding + 1);
 		if (cmd->busy) {
 			cmd->pending = true;
 			cmd->pending_recv = r;

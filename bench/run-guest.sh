@@ -119,7 +119,7 @@ disconnect_local() { :; }
 # rbd: rbdt (LIO fabric) + rbdi, configured through configfs.
 setup_rbd() {
 	local tpg=$LIO/rbd/$IQN_RBD/tpgt_1
-	modprobe rbdt || { echo "rbdt does not load"; return 1; }
+	modprobe rbdt 2>&1 || { echo "rbdt does not load"; return 1; }
 	setup_lio || return 1
 	mkdir -p "$tpg" && mkdir "$tpg/np/$TGT:65000" && lio_lun "$tpg" rbd_port &&
 		mkdir -p "$tpg/acls/$INI_RBD/lun_0" &&
@@ -579,7 +579,7 @@ for t in $BENCH_TRANSPORTS; do
 		avail+=("$t")
 		echo "$t ok" >> "$OUTDIR/transports.txt"
 	else
-		reason=$(echo "$reason" | tail -n1)
+		reason=$(echo "$reason" | tail -n3 | paste -sd " ")
 		echo "$t unavailable ${reason:-set-up failed}" >> "$OUTDIR/transports.txt"
 		log "setup $t failed: $reason"
 	fi

@@ -391,10 +391,10 @@ struct rbdt_cq {
  * @lock: Protects @dying, @logged_in, @ctrl[].busy, @cmds[].in_use and
  *	every post on @qp.
  * @dying: Set once teardown began; nothing is posted afterwards.
+ * @logged_in: Queue 0 received its LOGIN.
  * @nr_outstanding: Commands whose capsule arrived and whose response is
  *	not yet posted (&struct rbdt_cmd @outstanding set); written under
  *	@lock, read without it by rbdt_post_begin().
- * @logged_in: Queue 0 received its LOGIN.
  * @sess: The session, NULL on a queue 0 before login. Set once.
  * @sq_rdma_avail: Send queue slots free for RDMA work requests.
  * @sq_rdma_total: Send queue slots for RDMA work requests in all.

@@ -263,7 +263,7 @@ struct rbdt_rw {
  * @send_wr: Response SEND.
  * @send_sge: Its SGE.
  * @imm_sge: SGEs of a response that gathers its immediate data from LIO's
- *	pages: the header from @rsp, then the data.
+ *	pages: the header from @rsp (none in a bare response), then the data.
  * @imm_sg: LIO's SGL, mapped for @imm_sge until the SEND completed.
  * @imm_nents: Entries of @imm_sg mapped; 0 if none.
  * @rsp: Response buffer.
@@ -468,6 +468,7 @@ static inline struct rbdt_queue *cq_to_q(struct ib_wc *wc)
  * @immd_writes: Inline writes.
  * @immd_writes_nocopy: Those whose data LIO took as it was (plain WRITEs).
  * @immd_reads: Immediate reads.
+ * @bare_reads: Those answered with a bare response (%RBD_FEAT_BARE_READ).
  * @compl_here: Completions that rbdt ran itself, right after a backend
  *	that completed the command synchronously (rbdt_complete_here()).
  * @posts_bh_disabled: Posts made with bottom halves disabled
@@ -487,6 +488,7 @@ struct rbdt_stats {
 	atomic64_t immd_writes;
 	atomic64_t immd_writes_nocopy;
 	atomic64_t immd_reads;
+	atomic64_t bare_reads;
 	atomic64_t compl_here;
 	atomic64_t posts_bh_disabled;
 	atomic64_t stall_sq_full;

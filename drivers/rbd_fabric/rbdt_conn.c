@@ -323,6 +323,7 @@ static int rbdt_stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "immd_writes_nocopy: %lld\n",
 		   atomic64_read(&st->immd_writes_nocopy));
 	seq_printf(m, "immd_reads: %lld\n", atomic64_read(&st->immd_reads));
+	seq_printf(m, "bare_reads: %lld\n", atomic64_read(&st->bare_reads));
 	seq_printf(m, "compl_here: %lld\n", atomic64_read(&st->compl_here));
 	seq_printf(m, "posts_bh_disabled: %lld\n",
 		   atomic64_read(&st->posts_bh_disabled));
@@ -421,8 +422,8 @@ static void rbdt_handle_login(struct rbdt_queue *q, struct rbdt_recv *r,
 	enum rbd_check c;
 	u32 max_io, dev_max;
 	unsigned long flags;
+	u64 lun, grant;
 	u16 reason;
-	u64 lun;
 
 	c = rbd_check_login_req(r->buf, len);
 	strscpy(ini, "?", sizeof(ini));
@@ -488,8 +489,11 @@ static void rbdt_handle_login(struct rbdt_queue *q, struct rbdt_recv *r,
 	max_io = max_t(u32, round_down(max_io, RBD_IO_BYTES_ALIGN),
 		       RBD_MIN_IO_BYTES);
 	rbdt_fill_hdr(&sess->login, RBD_OP_LOGIN_RSP, sizeof(*rsp), tag);
-	sess->login.features = cpu_to_le64(le64_to_cpu(req->features) &
-					   RBD_FEAT_REMOTE_INV);
+	grant = RBD_FEAT_REMOTE_INV;
+	/* iWARP has no immediate data for a bare response to carry. */
+	if (!rdma_protocol_iwarp(q->dev->ib_dev, q->port_num))
+		grant |= RBD_FEAT_BARE_READ;
+	sess->login.features = cpu_to_le64(le64_to_cpu(req->features) & grant);
 	sess->login.max_io_bytes = cpu_to_le32(max_io);
 	sess->login.inline_write_size =
 		cpu_to_le32(min3(le32_to_cpu(req->inline_write_size),

@@ -258,20 +258,21 @@ static void rbdt_imm_unmap(struct rbdt_cmd *cmd)
 
 /*
  * Let the response SEND of an immediate read gather its @imm_len bytes of
- * data from LIO's pages instead of copying them behind the header. The
- * response is built (with @imm_len) and has no sense data. Returns false
- * if the pages need more SGEs than the send queue takes or cannot be
+ * data from LIO's pages instead of copying them behind the header: behind
+ * the header from @cmd->rsp when @hdr (the response is built, with
+ * @imm_len, and has no sense data), alone in a bare response. Returns
+ * false if the pages need more SGEs than the send queue takes or cannot be
  * mapped; the caller copies then.
  */
-static bool rbdt_imm_map(struct rbdt_cmd *cmd, u32 imm_len)
+static bool rbdt_imm_map(struct rbdt_cmd *cmd, u32 imm_len, bool hdr)
 {
 	struct se_cmd *se_cmd = &cmd->se_cmd;
 	struct rbdt_queue *q = cmd->q;
 	u32 max = min_t(u32, q->qp->max_write_sge, RBDT_IMM_SGES);
 	struct scatterlist *sg;
-	int count, i, n = 1;
+	int count, i, n = 0;
 
-	if (!imm_len || se_cmd->t_data_nents + 1 > max)
+	if (!imm_len || se_cmd->t_data_nents + hdr > max)
 		return false;
 	count = ib_dma_map_sg(q->dev->ib_dev, se_cmd->t_data_sg,
 			      se_cmd->t_data_nents, DMA_TO_DEVICE);
@@ -280,8 +281,11 @@ static bool rbdt_imm_map(struct rbdt_cmd *cmd, u32 imm_len)
 	cmd->imm_sg = se_cmd->t_data_sg;
 	cmd->imm_nents = se_cmd->t_data_nents;
 
-	cmd->imm_sge[0] = cmd->send_sge;
-	cmd->imm_sge[0].length = sizeof(struct rbd_rsp);
+	if (hdr) {
+		cmd->imm_sge[0] = cmd->send_sge;
+		cmd->imm_sge[0].length = sizeof(struct rbd_rsp);
+		n = 1;
+	}
 	for_each_sg(se_cmd->t_data_sg, sg, count, i) {
 		u32 len = min_t(u32, sg_dma_len(sg), imm_len);
 
@@ -861,6 +865,50 @@ static void rbdt_post_lio_rsp(struct rbdt_cmd *cmd, struct ib_send_wr *first)
 	}
 }
 
+/*
+ * May the immediate read @cmd be answered with a bare response? Only if
+ * the session has %RBD_FEAT_BARE_READ and the command ended well: GOOD,
+ * no sense data, every expected byte (@imm_len) read.
+ */
+static bool rbdt_bare_ok(struct rbdt_cmd *cmd, u32 imm_len)
+{
+	struct se_cmd *se_cmd = &cmd->se_cmd;
+
+	return (cmd->q->lim.features & RBD_FEAT_BARE_READ) &&
+	       !cmd->invalidate && imm_len &&
+	       imm_len == se_cmd->data_length &&
+	       se_cmd->scsi_status == SAM_STAT_GOOD &&
+	       !rbdt_sense_len(se_cmd) &&
+	       (!(se_cmd->se_cmd_flags &
+		  (SCF_UNDERFLOW_BIT | SCF_OVERFLOW_BIT)) ||
+		!se_cmd->residual_count);
+}
+
+/*
+ * Build the bare response of an immediate read: a SEND_WITH_IMM of the
+ * @len bytes of data alone, gathered from LIO's pages, or copied to the
+ * start of the response buffer when they do not fit the SGEs.
+ */
+static void rbdt_build_bare_rsp(struct rbdt_cmd *cmd, u32 len)
+{
+	struct se_cmd *se_cmd = &cmd->se_cmd;
+	struct rbdt_queue *q = cmd->q;
+
+	cmd->send_wr.opcode = IB_WR_SEND_WITH_IMM;
+	cmd->send_wr.ex.imm_data =
+		(__force __be32)cpu_to_le32(rbd_bare_rsp(cmd->tag));
+	cmd->send_wr.next = NULL;
+	if (rbdt_imm_map(cmd, len, false))
+		return;
+	sg_copy_to_buffer(se_cmd->t_data_sg, se_cmd->t_data_nents, cmd->rsp,
+			  len);
+	cmd->send_sge.length = len;
+	cmd->send_wr.sg_list = &cmd->send_sge;
+	cmd->send_wr.num_sge = 1;
+	ib_dma_sync_single_for_device(q->dev->ib_dev, cmd->rsp_dma, len,
+				      DMA_TO_DEVICE);
+}
+
 /**
  * rbdt_queue_data_in() - send the data and GOOD status of a READ
  * @se_cmd: The command.
@@ -882,7 +930,10 @@ int rbdt_queue_data_in(struct se_cmd *se_cmd)
 		 * (or if they do not fit) it is copied behind the header.
 		 */
 		imm_len = min(se_cmd->data_length, q->lim.imm_read_size);
-		if (rbdt_sense_len(se_cmd)) {
+		if (rbdt_bare_ok(cmd, imm_len)) {
+			rbdt_build_bare_rsp(cmd, imm_len);
+			atomic64_inc(&q->sess->stats.bare_reads);
+		} else if (rbdt_sense_len(se_cmd)) {
 			sg_copy_to_buffer(se_cmd->t_data_sg,
 					  se_cmd->t_data_nents,
 					  (u8 *)cmd->rsp + sizeof(struct rbd_rsp),
@@ -890,7 +941,7 @@ int rbdt_queue_data_in(struct se_cmd *se_cmd)
 			rbdt_build_lio_rsp(cmd, imm_len);
 		} else {
 			rbdt_build_lio_rsp(cmd, imm_len);
-			if (!rbdt_imm_map(cmd, imm_len)) {
+			if (!rbdt_imm_map(cmd, imm_len, true)) {
 				sg_copy_to_buffer(se_cmd->t_data_sg,
 						  se_cmd->t_data_nents,
 						  (u8 *)cmd->rsp +

@@ -135,6 +135,7 @@ static_assert(sizeof_field(struct rbdi_sess_opts, initiator) == RBDI_STR_SIZE);
  * @inline_gathered: Those whose SEND gathered the data from the request's
  *	pages instead of a copy in the capsule buffer.
  * @imm_reads: Reads answered with immediate data.
+ * @bare_reads: Of those, answered with a bare response (the data alone).
  * @mr_maps: Requests that registered an MR.
  * @reg_fences: Of those, registrations fenced with a LOCAL_INV.
  * @remote_invs: MRs invalidated by the target (SEND_WITH_INV).
@@ -158,6 +159,7 @@ struct rbdi_stats {
 	atomic64_t inline_writes;
 	atomic64_t inline_gathered;
 	atomic64_t imm_reads;
+	atomic64_t bare_reads;
 	atomic64_t mr_maps;
 	atomic64_t reg_fences;
 	atomic64_t remote_invs;
@@ -273,6 +275,8 @@ struct rbdi_lun_info {
  * @max_fr_pages: Pages one fast-registration MR maps.
  * @reg_fence: Put a LOCAL_INV ahead of every REG_MR (Soft-RoCE; see
  *	rbdi_map_mr()).
+ * @offer: Feature bits offered at login, kept through reconnects so that
+ *	the target grants the same; 0 until queue 0 first connects.
  * @queues: @nr_queues + 1 queues; [0] is the control queue.
  * @queues_alloc: Entries allocated in @queues.
  * @nr_queues: Number of I/O queues (granted at LOGIN).
@@ -351,6 +355,7 @@ struct rbdi_session {
 	struct ib_pd *pd;
 	u32 max_fr_pages;
 	bool reg_fence;
+	u64 offer;
 	struct rbdi_queue *queues;
 	unsigned int queues_alloc;
 	unsigned int nr_queues;
@@ -584,6 +589,7 @@ extern struct dentry *rbdi_debugfs_root;
 extern struct workqueue_struct *rbdi_wq;
 extern bool rbdi_rxe_reg_fence;
 extern bool rbdi_post_bh_disabled;
+extern bool rbdi_bare_reads;
 
 /* rbdi_session.c */
 struct rbdi_session *rbdi_sess_create(const char *name);
@@ -620,6 +626,8 @@ static inline u32 rbdi_lost_grace_ms(const struct rbdi_session *sess)
 	return max_t(u32, sess->ka_ms, RBDI_LOST_GRACE_MS);
 }
 
+void rbdi_blk_bare_rsp(struct rbdi_queue *q, struct rbdi_rbuf *rb,
+		       struct ib_wc *wc);
 void rbdi_blk_rsp(struct rbdi_queue *q, struct rbdi_rbuf *rb,
 		  struct ib_wc *wc);
 int rbdi_blk_init(void);

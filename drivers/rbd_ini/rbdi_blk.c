@@ -197,6 +197,76 @@ static struct request *rbdi_awaiting_rq(struct rbdi_queue *q, u64 tag,
 }
 
 /**
+ * rbdi_blk_bare_rsp() - handle a bare response on an I/O queue
+ * @q: The queue.
+ * @rb: The receive buffer, synced for the CPU: the read data alone.
+ * @wc: Its work completion, status success, with immediate data.
+ *
+ * A bare response (%RBD_FEAT_BARE_READ) answers an immediate read that
+ * ended well: status GOOD, no sense data, no residual. Its immediate data
+ * names the command; it must be awaiting an immediate read of exactly the
+ * bytes received. Anything else tears the session down.
+ *
+ * Context: Softirq (CQ polling).
+ */
+void rbdi_blk_bare_rsp(struct rbdi_queue *q, struct rbdi_rbuf *rb,
+		       struct ib_wc *wc)
+{
+	struct rbdi_session *sess = q->sess;
+	struct rbdi_request *req;
+	struct request *rq;
+	const char *why;
+	u64 tag;
+
+	tag = rbd_bare_rsp_tag(q->qid,
+			       le32_to_cpu((__force __le32)wc->ex.imm_data));
+	if (!(q->lim.features & RBD_FEAT_BARE_READ) ||
+	    wc->opcode != IB_WC_RECV) {
+		rbdi_sess_err_rl(sess, "queue %u: unexpected immediate data, tag %#llx\n",
+				 q->qid, tag);
+		goto fatal;
+	}
+	if (rbd_tag_slot(tag) >= q->depth) {
+		rbdi_sess_err_rl(sess, "queue %u: bare response for slot %u of %u\n",
+				 q->qid, rbd_tag_slot(tag), q->depth);
+		goto fatal;
+	}
+	rq = rbdi_awaiting_rq(q, tag, &why);
+	if (!rq) {
+		rbdi_sess_err_rl(sess, "queue %u: bare response for %s tag %#llx\n",
+				 q->qid, why, tag);
+		goto fatal;
+	}
+	req = blk_mq_rq_to_pdu(rq);
+	if (!req->imm || wc->byte_len != req->data_len) {
+		rbdi_sess_err_rl(sess, "queue %u: tag %#llx: bare response of %u for %u (%s)\n",
+				 q->qid, tag, wc->byte_len, req->data_len,
+				 req->imm ? "immediate read" : "no immediate read");
+		goto fatal;
+	}
+
+	req->awaiting = false;
+	req->status = SAM_STAT_GOOD;
+	req->sense_len = 0;
+	req->resid = 0;
+	rbdi_copy_to_rq(rq, rb->buf, wc->byte_len);
+
+	/* F4: the receive is back before the credit can be reused. */
+	if (rbdi_post_recv(q, rb)) {
+		rbdi_sess_err_rl(sess, "queue %u: cannot repost a receive\n",
+				 q->qid);
+		rbdi_sess_error(sess);
+		return;
+	}
+	atomic64_inc(&sess->stats.bare_reads);
+	rbdi_req_put(req);
+	return;
+
+fatal:
+	rbdi_sess_error(sess);
+}
+
+/**
  * rbdi_blk_rsp() - handle a receive on an I/O queue
  * @q: The queue.
  * @rb: The receive buffer, synced for the CPU.
@@ -2013,6 +2083,7 @@ static int rbdi_stats_show(struct seq_file *m, void *unused)
 	seq_printf(m, "inline_gathered %lld\n",
 		   atomic64_read(&st->inline_gathered));
 	seq_printf(m, "imm_reads %lld\n", atomic64_read(&st->imm_reads));
+	seq_printf(m, "bare_reads %lld\n", atomic64_read(&st->bare_reads));
 	seq_printf(m, "mr_maps %lld\n", atomic64_read(&st->mr_maps));
 	seq_printf(m, "reg_fences %lld\n", atomic64_read(&st->reg_fences));
 	seq_printf(m, "remote_invs %lld\n", atomic64_read(&st->remote_invs));

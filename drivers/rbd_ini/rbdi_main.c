@@ -41,6 +41,12 @@ module_param_named(post_bh_disabled, rbdi_post_bh_disabled, bool, 0644);
 MODULE_PARM_DESC(post_bh_disabled,
 		 "Post commands with bottom halves disabled, so that a software RDMA provider's send processing (rxe's tasklet) runs right after the post instead of waking ksoftirqd (default N: see __rbdi_queue_rq())");
 
+/* Read when a session connects queue 0; see rbdi_queue_init(). */
+bool rbdi_bare_reads = true;
+module_param_named(bare_reads, rbdi_bare_reads, bool, 0644);
+MODULE_PARM_DESC(bare_reads,
+		 "Offer the target to answer immediate reads that end well with the data alone, in a SEND with immediate data (default Y)");
+
 static int __init rbdi_init(void)
 {
 	int ret;

@@ -43,7 +43,7 @@
 #define RBDI_NUDGE_MS		2000
 #define RBDI_LOGOUT_WAIT_MS	5000
 
-/* Feature bits this initiator offers. */
+/* Feature bits this initiator always offers; see rbdi_queue_init(). */
 #define RBDI_FEATURES		RBD_FEAT_REMOTE_INV
 
 static void rbdi_queue_lost(struct rbdi_queue *q);
@@ -105,6 +105,8 @@ static void rbdi_ctrl_rsp(struct rbdi_queue *q, struct rbdi_rbuf *rb,
 
 	c = rbd_check_response(rb->buf, wc->byte_len, &q->lim,
 			       &sess->login_req);
+	if (!c && (wc->wc_flags & IB_WC_WITH_IMM))
+		c = RBD_CHECK_BAD_OPCODE;
 	if (c) {
 		rbdi_sess_err_rl(sess, "queue 0: invalid response: %s\n",
 				 rbd_check_str(c));
@@ -191,7 +193,9 @@ static void rbdi_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 	ib_dma_sync_single_for_cpu(q->sess->ibdev, rb->dma, q->rbuf_size,
 				   DMA_FROM_DEVICE);
 	WRITE_ONCE(q->last_rx, jiffies);
-	if (q->qid)
+	if (q->qid && (wc->wc_flags & IB_WC_WITH_IMM))
+		rbdi_blk_bare_rsp(q, rb, wc);
+	else if (q->qid)
 		rbdi_blk_rsp(q, rb, wc);
 	else
 		rbdi_ctrl_rsp(q, rb, wc);
@@ -750,7 +754,8 @@ static int rbdi_login(struct rbdi_session *sess)
 	req->hdr.opcode = RBD_OP_LOGIN;
 	req->hdr.version = RBD_PROTO_VERSION;
 	req->hdr.length = cpu_to_le32(sizeof(*req));
-	req->features = cpu_to_le64(RBDI_FEATURES);
+	/* The offer made when queue 0 connected. */
+	req->features = q0->cm_req.features;
 	req->lun = cpu_to_le64(o->lun);
 	req->max_io_bytes = cpu_to_le32(max_io);
 	req->inline_write_size = cpu_to_le32(o->inline_data_size);
@@ -911,7 +916,11 @@ static void rbdi_queue_init(struct rbdi_session *sess, u16 qid)
 		q->depth = 0;
 		q->nr_rbufs = RBD_CTRL_SLOTS;
 		q->rbuf_size = RBD_CTRL_CAPSULE_MAX;
-		q->cm_req.features = cpu_to_le64(RBDI_FEATURES);
+		if (!sess->offer)
+			sess->offer = RBDI_FEATURES |
+				(READ_ONCE(rbdi_bare_reads) ?
+				 RBD_FEAT_BARE_READ : 0);
+		q->cm_req.features = cpu_to_le64(sess->offer);
 		return;
 	}
 	q->depth = le16_to_cpu(rsp->queue_depth);
@@ -1077,5 +1086,6 @@ void rbdi_free_queues(struct rbdi_session *sess, bool all)
 		ib_dealloc_pd(sess->pd);
 	sess->pd = NULL;
 	sess->ibdev = NULL;
+	sess->offer = 0;
 	memset(&sess->login_rsp, 0, sizeof(sess->login_rsp));
 }

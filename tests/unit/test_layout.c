@@ -267,13 +267,41 @@ static void test_feature_bits(void **state)
 {
 	(void)state;
 	assert_int_equal(RBD_FEAT_REMOTE_INV & RBD_FEAT_CREDIT_WINDOW, 0);
+	assert_int_equal(RBD_FEAT_BARE_READ &
+			 (RBD_FEAT_REMOTE_INV | RBD_FEAT_CREDIT_WINDOW), 0);
 	assert_int_equal(RBD_FEAT_ALL,
-			 RBD_FEAT_REMOTE_INV | RBD_FEAT_CREDIT_WINDOW);
+			 RBD_FEAT_REMOTE_INV | RBD_FEAT_CREDIT_WINDOW |
+			 RBD_FEAT_BARE_READ);
 	assert_int_equal(RBD_CMD_F_ALL & ~0xffffU, 0);
 	assert_int_equal(RBD_RSP_F_ALL & ~0xffffU, 0);
 	assert_int_equal(RBD_RSP_F_UNDERFLOW & RBD_RSP_F_OVERFLOW, 0);
 	assert_int_equal(RBD_RSP_F_INVALIDATED &
 			 (RBD_RSP_F_UNDERFLOW | RBD_RSP_F_OVERFLOW), 0);
+}
+
+static void test_bare_rsp(void **state)
+{
+	static const uint16_t qids[] = { 1, 7, RBD_MAX_NR_QUEUES };
+	static const uint16_t gens[] = { 0, 1, 0x8000, 0xffff };
+	static const uint32_t slots[] = { 0, 1, 0x1234, RBD_MAX_QUEUE_DEPTH - 1 };
+	size_t i, j, k;
+
+	(void)state;
+	/* Slot in bits 15:0, generation in bits 31:16. */
+	assert_int_equal(rbd_bare_rsp(rbd_tag(3, 0xabcd, 0x0123)), 0xabcd0123U);
+	for (i = 0; i < sizeof(qids) / sizeof(qids[0]); i++)
+		for (j = 0; j < sizeof(gens) / sizeof(gens[0]); j++)
+			for (k = 0; k < sizeof(slots) / sizeof(slots[0]); k++) {
+				uint64_t tag = rbd_tag(qids[i], gens[j],
+						       slots[k]);
+
+				assert_int_equal(rbd_bare_rsp_tag(qids[i],
+							rbd_bare_rsp(tag)),
+						 tag);
+			}
+	/* The qid comes from the queue, not from the immediate data. */
+	assert_int_equal(rbd_bare_rsp_tag(2, rbd_bare_rsp(rbd_tag(5, 9, 4))),
+			 rbd_tag(2, 9, 4));
 }
 
 static void test_opcodes(void **state)
@@ -525,6 +553,7 @@ int main(void)
 		cmocka_unit_test(test_cdb_implied_len),
 		cmocka_unit_test(test_reject_str),
 		cmocka_unit_test(test_opcode_str),
+		cmocka_unit_test(test_bare_rsp),
 		cmocka_unit_test(test_check_str),
 	};
 

@@ -127,6 +127,7 @@ static const struct {
 	{ "inline_writes", "Inline writes:" },
 	{ "inline_gathered", "  sent from pages:" },
 	{ "imm_reads",     "Immediate reads:" },
+	{ "bare_reads",    "  bare responses:" },
 	{ "mr_maps",       "MR registrations:" },
 	{ "reg_fences",    "  fenced (rxe):" },
 	{ "remote_invs",   "Remote invals:" },

@@ -62,8 +62,18 @@
 #define RBD_FEAT_REMOTE_INV		(1ULL << 0)
 /* The target may advertise a command window below the queue depth. */
 #define RBD_FEAT_CREDIT_WINDOW		(1ULL << 1)
+/*
+ * The target may answer an immediate read that ends well (GOOD status, no
+ * sense data, every expected byte transferred) with a bare response: a
+ * SEND_WITH_IMM carrying only the data, its immediate data naming the
+ * command (rbd_bare_rsp()). Never granted on iWARP, which has no
+ * immediate data.
+ */
+#define RBD_FEAT_BARE_READ		(1ULL << 2)
 /* All feature bits defined by this version of the header. */
-#define RBD_FEAT_ALL			(RBD_FEAT_REMOTE_INV | RBD_FEAT_CREDIT_WINDOW)
+#define RBD_FEAT_ALL			(RBD_FEAT_REMOTE_INV | \
+					 RBD_FEAT_CREDIT_WINDOW | \
+					 RBD_FEAT_BARE_READ)
 
 /*
  * Negotiated limits: protocol minimum, default and maximum of every value
@@ -122,6 +132,8 @@
 /* Bit positions of the qid and generation parts of a request tag. */
 #define RBD_TAG_QID_SHIFT		48
 #define RBD_TAG_GEN_SHIFT		32
+/* Bit position of the generation in a bare response's immediate data. */
+#define RBD_BARE_GEN_SHIFT		16
 
 /**
  * enum rbd_opcode - capsule opcodes
@@ -707,6 +719,41 @@ static inline __u32 rbd_tag_slot(__u64 tag)
 {
 	return (__u32)tag;
 }
+
+/**
+ * rbd_bare_rsp() - immediate data of a bare response (%RBD_FEAT_BARE_READ)
+ * @tag: tag of the command answered, in CPU byte order.
+ *
+ * A bare response names its command by the slot (bits 15:0) and the low
+ * 16 bits of the generation (bits 31:16) of its tag; the qid is that of
+ * the queue it arrives on. It carries status GOOD, no residual, no sense
+ * data, and leaves the command window as it was. On the wire the value is
+ * little-endian, like every rbd field: the four immediate data bytes are
+ * its bytes in little-endian order.
+ *
+ * Return: the immediate data value, in CPU byte order.
+ */
+static inline __u32 rbd_bare_rsp(__u64 tag)
+{
+	return ((__u32)rbd_tag_gen(tag) << RBD_BARE_GEN_SHIFT) |
+	       (rbd_tag_slot(tag) & 0xffff);
+}
+
+/**
+ * rbd_bare_rsp_tag() - the tag a bare response answers
+ * @qid: queue the response arrived on.
+ * @imm: its immediate data value, in CPU byte order.
+ *
+ * Return: the tag, in CPU byte order.
+ */
+static inline __u64 rbd_bare_rsp_tag(__u16 qid, __u32 imm)
+{
+	return rbd_tag(qid, (__u16)(imm >> RBD_BARE_GEN_SHIFT),
+		       imm & 0xffff);
+}
+
+/* Every command slot fits the 16 bits a bare response has for it. */
+RBD_STATIC_ASSERT(bare_rsp_slot, RBD_MAX_QUEUE_DEPTH <= 0x10000);
 
 /**
  * rbd_cmd_capsule_max() - receive buffer size for commands on an I/O queue

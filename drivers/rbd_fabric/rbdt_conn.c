@@ -815,6 +815,16 @@ static void rbdt_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 	if (len > q->recv_size)
 		len = 0;	/* cannot happen; refused as too short */
 
+	/* No capsule of an initiator carries immediate data. */
+	if (unlikely(wc->wc_flags & IB_WC_WITH_IMM)) {
+		pr_err_ratelimited("qid %u %pISpc: protocol violation: capsule of %u bytes with immediate data; disconnecting\n",
+				   q->qid, &q->peer, len);
+		if (q->sess)
+			atomic64_inc(&q->sess->stats.errors);
+		rbdt_queue_error(q);
+		return;
+	}
+
 	WRITE_ONCE(q->last_rx, jiffies);
 
 	if (q->qid && len >= sizeof(*hdr) &&

@@ -431,7 +431,9 @@ static uint8_t *send_slot(struct queue *q, uint32_t i)
 	return q->send_buf + (size_t)(i % q->nsend) * q->send_size;
 }
 
-static int post_send(struct queue *q, void *buf, uint32_t len)
+/* Post a SEND of @len bytes at @buf, with immediate data @imm if @with_imm. */
+static int post_send_imm(struct queue *q, void *buf, uint32_t len,
+			 bool with_imm, uint32_t imm)
 {
 	struct ibv_sge sge = {
 		.addr = (uintptr_t)buf,
@@ -442,12 +444,19 @@ static int post_send(struct queue *q, void *buf, uint32_t len)
 		.wr_id = 0x5e5d,
 		.sg_list = &sge,
 		.num_sge = 1,
-		.opcode = IBV_WR_SEND,
+		.opcode = with_imm ? IBV_WR_SEND_WITH_IMM : IBV_WR_SEND,
 		.send_flags = IBV_SEND_SIGNALED,
 	};
 	struct ibv_send_wr *bad;
 
+	if (with_imm)
+		wr.imm_data = htonl(imm);
 	return ibv_post_send(q->id->qp, &wr, &bad);
+}
+
+static int post_send(struct queue *q, void *buf, uint32_t len)
+{
+	return post_send_imm(q, buf, len, false, 0);
 }
 
 /*
@@ -1238,7 +1247,7 @@ enum hcase {
 	H_TASK_ATTR, H_CDB_SHORT, H_CDB_LONG, H_CDB_IMPLIED, H_CDB_VAR,
 	H_TOO_MANY_DESC, H_DATA_TOO_LONG, H_DIR_BIDI, H_DIR_NONE_DATA,
 	H_DIR_READ_ZERO, H_DESC_SUM, H_DESC_EMPTY, H_DESC_WRAP,
-	H_INLINE_TOO_LONG, H_IMM_TOO_LONG, H_NR
+	H_INLINE_TOO_LONG, H_IMM_TOO_LONG, H_SEND_IMM, H_NR
 };
 
 static const struct {
@@ -1271,6 +1280,7 @@ static const struct {
 	[H_DESC_WRAP]		= { "wrapping descriptor", E_CHECK },
 	[H_INLINE_TOO_LONG]	= { "inline data too long", E_CHECK },
 	[H_IMM_TOO_LONG]	= { "immediate read too long", E_CHECK },
+	[H_SEND_IMM]		= { "SEND with immediate data", E_DISC },
 };
 
 /* Build hostile capsule @h in @buf; returns its length. */
@@ -1408,6 +1418,13 @@ static int run_hostile(enum hcase h)
 		disconnect_all();
 		return EX_DISC;
 	}
+	if (h == H_SEND_IMM &&
+	    q->id->verbs->device->transport_type == IBV_TRANSPORT_IWARP) {
+		/* iWARP has no immediate data to send. */
+		disconnect_all();
+		printf("hostile %s: skipped (iWARP)\n", hcases[h].name);
+		return 0;
+	}
 	tag = next_tag(q, q->depth);
 	buf = send_slot(q, 1);
 	if (h == H_REUSED) {
@@ -1439,7 +1456,9 @@ static int run_hostile(enum hcase h)
 		ibv_post_send(q->id->qp, wr, &bad);
 	} else {
 		len = build_hostile(q, buf, h, tag);
-		post_send(q, buf, len);
+		/* H_SEND_IMM: a valid capsule, but with immediate data. */
+		post_send_imm(q, buf, len, h == H_SEND_IMM,
+			      (uint32_t)rbd_tag_slot(tag));
 	}
 
 	got = NULL;

@@ -925,9 +925,11 @@ int rbdt_queue_data_in(struct se_cmd *se_cmd)
 
 	if (!cmd->nr_desc) {
 		/*
-		 * Immediate read; the validator bounded data_length. Without
-		 * sense data the SEND gathers the data from LIO's pages, else
-		 * (or if they do not fit) it is copied behind the header.
+		 * Immediate read; the validator bounded data_length. One that
+		 * ended well gets a bare response where the session has
+		 * them. Otherwise, without sense data the SEND gathers the
+		 * data from LIO's pages, else (or if they do not fit) it is
+		 * copied behind the header.
 		 */
 		imm_len = min(se_cmd->data_length, q->lim.imm_read_size);
 		if (rbdt_bare_ok(cmd, imm_len)) {

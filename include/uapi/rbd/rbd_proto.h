@@ -724,8 +724,8 @@ static inline __u32 rbd_tag_slot(__u64 tag)
  * rbd_bare_rsp() - immediate data of a bare response (%RBD_FEAT_BARE_READ)
  * @tag: tag of the command answered, in CPU byte order.
  *
- * A bare response names its command by the slot (bits 15:0) and the low
- * 16 bits of the generation (bits 31:16) of its tag; the qid is that of
+ * A bare response names its command by the slot (bits 15:0) and the
+ * generation (bits 31:16) of its tag; the qid is that of
  * the queue it arrives on. It carries status GOOD, no residual, no sense
  * data, and leaves the command window as it was. On the wire the value is
  * little-endian, like every rbd field: the four immediate data bytes are

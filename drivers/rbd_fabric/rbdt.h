@@ -260,6 +260,9 @@ struct rbdt_rw {
  * @read_ops: RDMA READs posted for the write data and not completed.
  * @read_cqe: Completion of the RDMA READs.
  * @send_cqe: Completion of the response SEND.
+ * @batch_cqe: Completion of a response batch that this command heads.
+ * @batch_next: Next command of the response batch @batch_cqe completes,
+ *	or NULL after the last.
  * @send_wr: Response SEND.
  * @send_sge: Its SGE.
  * @imm_sge: SGEs of a response that gathers its immediate data from LIO's
@@ -313,6 +316,8 @@ struct rbdt_cmd {
 	u32 read_ops;
 	struct ib_cqe read_cqe;
 	struct ib_cqe send_cqe;
+	struct ib_cqe batch_cqe;
+	struct rbdt_cmd *batch_next;
 	struct ib_send_wr send_wr;
 	struct ib_sge send_sge;
 	struct ib_sge imm_sge[RBDT_IMM_SGES];
@@ -364,6 +369,11 @@ struct rbdt_tmr {
  *	the next event. Written by @work only.
  * @max_polled: Most completions one run of @work handled. Written by
  *	@work only.
+ * @more: The completion being handled is not the last one in hand.
+ * @wq: The workqueue @work runs on, chosen when the CQ is created.
+ * @poller: The task running @work, NULL between runs: responses posted
+ *	by it may wait in a response batch until the end of the polling
+ *	batch (rbdt_rsp_flush()).
  * @wc: Work completions of the current batch.
  */
 struct rbdt_cq {
@@ -372,6 +382,8 @@ struct rbdt_cq {
 	u64 waits;
 	u32 max_polled;
 	bool more;
+	struct workqueue_struct *wq;
+	struct task_struct *poller;
 	struct ib_wc wc[RBDT_CQ_BATCH];
 };
 
@@ -415,6 +427,14 @@ struct rbdt_cq {
  * @pending_work: Starts capsules that waited for their slot's descriptor.
  * @timeout_work: Login timeout, then keep-alive timeout of queue 0.
  * @keepalive_ms: Keep-alive timeout granted at login, or 0.
+ * @batch_max: Most responses in one response batch; below 2 if the
+ *	session has no %RBD_FEAT_RSP_BATCH.
+ * @batch_n: Responses waiting in the batch, from @batch_first to
+ *	@batch_last through &rbdt_cmd.batch_next. The batch and
+ *	@batch_sge are protected by @lock.
+ * @batch_first: See @batch_n.
+ * @batch_last: See @batch_n.
+ * @batch_sge: SGEs of the batch's SEND, filled when it is posted.
  * @last_rx: jiffies of the last capsule received; any queue's traffic
  *	keeps the session alive.
  */
@@ -453,6 +473,11 @@ struct rbdt_queue {
 	struct delayed_work timeout_work;
 	u32 keepalive_ms;
 	unsigned long last_rx;
+	u16 batch_max;
+	u16 batch_n;
+	struct rbdt_cmd *batch_first;
+	struct rbdt_cmd *batch_last;
+	struct ib_sge batch_sge[RBD_RSP_BATCH_MAX];
 };
 
 /* The queue of a work completion. */
@@ -469,6 +494,8 @@ static inline struct rbdt_queue *cq_to_q(struct ib_wc *wc)
  * @immd_writes_nocopy: Those whose data LIO took as it was (plain WRITEs).
  * @immd_reads: Immediate reads.
  * @bare_reads: Those answered with a bare response (%RBD_FEAT_BARE_READ).
+ * @rsp_batches: Response batches sent (%RBD_FEAT_RSP_BATCH).
+ * @rsps_batched: Responses sent in them.
  * @compl_here: Completions that rbdt ran itself, right after a backend
  *	that completed the command synchronously (rbdt_complete_here()).
  * @posts_bh_disabled: Posts made with bottom halves disabled
@@ -489,6 +516,8 @@ struct rbdt_stats {
 	atomic64_t immd_writes_nocopy;
 	atomic64_t immd_reads;
 	atomic64_t bare_reads;
+	atomic64_t rsp_batches;
+	atomic64_t rsps_batched;
 	atomic64_t compl_here;
 	atomic64_t posts_bh_disabled;
 	atomic64_t stall_sq_full;
@@ -568,6 +597,7 @@ extern struct workqueue_struct *rbdt_wq;
 extern struct dentry *rbdt_debugfs_root;
 extern bool rbdt_complete_inline;
 extern bool rbdt_post_bh_disabled;
+extern bool rbdt_cq_highpri;
 
 /**
  * rbdt_post_begin() - enter a section that posts work requests on a queue
@@ -679,6 +709,7 @@ void rbdt_handle_discover(struct rbdt_queue *q, struct rbdt_recv *r, u32 len);
 void rbdt_handle_cmd(struct rbdt_queue *q, struct rbdt_recv *r, u32 len);
 void rbdt_pending_work(struct work_struct *work);
 void rbdt_cmd_send_done(struct ib_cq *cq, struct ib_wc *wc);
+void rbdt_rsp_flush(struct rbdt_queue *q);
 void rbdt_queue_reap_lost(struct rbdt_queue *q);
 int rbdt_write_pending(struct se_cmd *se_cmd);
 int rbdt_queue_data_in(struct se_cmd *se_cmd);

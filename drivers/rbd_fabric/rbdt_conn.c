@@ -324,6 +324,9 @@ static int rbdt_stats_show(struct seq_file *m, void *v)
 		   atomic64_read(&st->immd_writes_nocopy));
 	seq_printf(m, "immd_reads: %lld\n", atomic64_read(&st->immd_reads));
 	seq_printf(m, "bare_reads: %lld\n", atomic64_read(&st->bare_reads));
+	seq_printf(m, "rsp_batches: %lld\n", atomic64_read(&st->rsp_batches));
+	seq_printf(m, "rsps_batched: %lld\n",
+		   atomic64_read(&st->rsps_batched));
 	seq_printf(m, "compl_here: %lld\n", atomic64_read(&st->compl_here));
 	seq_printf(m, "posts_bh_disabled: %lld\n",
 		   atomic64_read(&st->posts_bh_disabled));
@@ -493,6 +496,7 @@ static void rbdt_handle_login(struct rbdt_queue *q, struct rbdt_recv *r,
 	/* iWARP has no immediate data for a bare response to carry. */
 	if (!rdma_protocol_iwarp(q->dev->ib_dev, q->port_num))
 		grant |= RBD_FEAT_BARE_READ;
+	grant |= RBD_FEAT_RSP_BATCH;
 	sess->login.features = cpu_to_le64(le64_to_cpu(req->features) & grant);
 	sess->login.max_io_bytes = cpu_to_le32(max_io);
 	sess->login.inline_write_size =
@@ -1281,6 +1285,10 @@ static int rbdt_queue_create_ib(struct rbdt_queue *q, u16 max_desc)
 	if (ret)
 		return ret;
 	q->qp = q->cm_id->qp;
+	/* A response batch gathers one SGE per response. */
+	if (q->qid && (q->lim.features & RBD_FEAT_RSP_BATCH))
+		q->batch_max = min(rbd_rsp_batch_max(q->lim.imm_read_size),
+				   attr.cap.max_send_sge);
 
 	/* Send queue slots beyond the responses are for RDMA work requests. */
 	avail = (s32)attr.cap.max_send_wr -

@@ -14,6 +14,15 @@
  * The CQs are created with ib_create_cq(), so their poll context reads
  * as IB_POLL_SOFTIRQ: ib_drain_qp() then waits for its drain completion,
  * which the poller delivers like any other.
+ *
+ * The poller runs at normal priority unless the module parameter
+ * cq_highpri says otherwise (read when a CQ is created). A high-priority
+ * worker preempts whatever runs on its CPU when a completion event wakes
+ * it. Where initiator and target share the CPUs (one host, a loopback),
+ * it preempted the application in the middle of submitting: each
+ * command then made its whole round trip before the next was submitted,
+ * and a deep queue ran no faster than QD1 (see
+ * Documentation/performance.rst, "lockstep").
  */
 
 #include <linux/kernel.h>
@@ -26,14 +35,17 @@
 #define RBDT_CQ_BUDGET	1024
 
 static struct workqueue_struct *rbdt_cq_wq;
+static struct workqueue_struct *rbdt_cq_hi_wq;
 
 static void rbdt_cq_work(struct work_struct *work)
 {
 	struct rbdt_cq *rcq = container_of(work, struct rbdt_cq, work);
+	struct rbdt_queue *q = container_of(rcq, struct rbdt_queue, cq);
 	struct ib_cq *cq = rcq->cq;
 	u32 done = 0;
 	int n, i;
 
+	WRITE_ONCE(rcq->poller, current);
 	for (;;) {
 		n = ib_poll_cq(cq, RBDT_CQ_BATCH, rcq->wc);
 		for (i = 0; i < n; i++) {
@@ -48,13 +60,15 @@ static void rbdt_cq_work(struct work_struct *work)
 				WARN_ON_ONCE(wc->status == IB_WC_SUCCESS);
 		}
 		WRITE_ONCE(rcq->more, false);
+		/* The responses of this batch, in as few SENDs as may be. */
+		rbdt_rsp_flush(q);
 		if (n > 0)
 			done += n;
 		if (n == RBDT_CQ_BATCH) {
 			if (done < RBDT_CQ_BUDGET)
 				continue;
 			/* Let others run; no event is needed to come back. */
-			queue_work(rbdt_cq_wq, &rcq->work);
+			queue_work(rcq->wq, &rcq->work);
 			break;
 		}
 		/* Empty: re-arm, and poll on if a completion came meanwhile. */
@@ -64,6 +78,7 @@ static void rbdt_cq_work(struct work_struct *work)
 		WRITE_ONCE(rcq->waits, rcq->waits + 1);
 		break;
 	}
+	WRITE_ONCE(rcq->poller, NULL);
 	if (done > rcq->max_polled)
 		WRITE_ONCE(rcq->max_polled, done);
 }
@@ -73,7 +88,7 @@ static void rbdt_cq_event(struct ib_cq *cq, void *ctx)
 {
 	struct rbdt_cq *rcq = ctx;
 
-	queue_work(rbdt_cq_wq, &rcq->work);
+	queue_work(rcq->wq, &rcq->work);
 }
 
 /**
@@ -97,6 +112,8 @@ int rbdt_cq_create(struct rbdt_cq *rcq, struct ib_device *dev, u32 nr_cqe,
 	if (nr_cqe > dev->attrs.max_cqe)
 		return -EINVAL;
 	INIT_WORK(&rcq->work, rbdt_cq_work);
+	/* Fixed for the CQ's life: one poller at a time. */
+	rcq->wq = READ_ONCE(rbdt_cq_highpri) ? rbdt_cq_hi_wq : rbdt_cq_wq;
 	cq = ib_create_cq(dev, rbdt_cq_event, NULL, rcq, &attr);
 	if (IS_ERR(cq))
 		return PTR_ERR(cq);
@@ -123,12 +140,20 @@ void rbdt_cq_destroy(struct rbdt_cq *rcq)
 
 int __init rbdt_cq_init(void)
 {
-	rbdt_cq_wq = alloc_workqueue("rbdt_cq", WQ_HIGHPRI | WQ_MEM_RECLAIM,
-				     0);
-	return rbdt_cq_wq ? 0 : -ENOMEM;
+	rbdt_cq_wq = alloc_workqueue("rbdt_cq", WQ_MEM_RECLAIM, 0);
+	if (!rbdt_cq_wq)
+		return -ENOMEM;
+	rbdt_cq_hi_wq = alloc_workqueue("rbdt_cq_hi",
+					WQ_HIGHPRI | WQ_MEM_RECLAIM, 0);
+	if (!rbdt_cq_hi_wq) {
+		destroy_workqueue(rbdt_cq_wq);
+		return -ENOMEM;
+	}
+	return 0;
 }
 
 void rbdt_cq_exit(void)
 {
+	destroy_workqueue(rbdt_cq_hi_wq);
 	destroy_workqueue(rbdt_cq_wq);
 }

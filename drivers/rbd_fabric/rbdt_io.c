@@ -332,15 +332,131 @@ static void rbdt_cmd_answered(struct rbdt_cmd *cmd)
 	rbdt_session_cmd_done(q->sess);
 }
 
+static void rbdt_cmd_send_finish(struct rbdt_cmd *cmd,
+				 enum ib_wc_status status);
+static void rbdt_rsp_batch_done(struct ib_cq *cq, struct ib_wc *wc);
+
+/*
+ * May the response of @cmd, about to be posted as @first, wait in the
+ * queue's response batch? Only a plain 32-byte SEND (no data, no sense, no
+ * invalidation), and only from the queue's own CQ poller, which flushes
+ * the batch at the end of its polling batch (rbdt_rsp_flush()). Not from
+ * an interrupt that came in on top of the poller: in_task().
+ */
+static bool rbdt_rsp_batchable(struct rbdt_cmd *cmd, struct ib_send_wr *first)
+{
+	struct rbdt_queue *q = cmd->q;
+
+	return q->batch_max > 1 && first == &cmd->send_wr &&
+	       cmd->send_wr.opcode == IB_WR_SEND &&
+	       cmd->send_wr.num_sge == 1 &&
+	       cmd->send_wr.sg_list == &cmd->send_sge &&
+	       cmd->send_sge.length == sizeof(struct rbd_rsp) &&
+	       in_task() && READ_ONCE(q->cq.poller) == current;
+}
+
+/*
+ * Post the queue's response batch, if any: one response alone as it is,
+ * several in one SEND gathering their 32-byte buffers. Called with
+ * @q->lock held. Return the first command of a batch that could not be
+ * posted, for rbdt_rsp_batch_failed(), or NULL.
+ */
+static struct rbdt_cmd *__rbdt_rsp_flush(struct rbdt_queue *q, int *err)
+{
+	struct rbdt_cmd *first = q->batch_first, *cmd;
+	struct ib_send_wr wr = {};
+	u16 n = q->batch_n, i = 0;
+	int ret;
+
+	lockdep_assert_held(&q->lock);
+	q->batch_first = NULL;
+	q->batch_last = NULL;
+	q->batch_n = 0;
+	if (!n)
+		return NULL;
+	*err = -ESHUTDOWN;
+	if (q->dying)
+		return first;
+	if (n == 1) {
+		ret = ib_post_send(q->qp, &first->send_wr, NULL);
+	} else {
+		for (cmd = first; i < n; cmd = cmd->batch_next)
+			q->batch_sge[i++] = cmd->send_sge;
+		first->batch_cqe.done = rbdt_rsp_batch_done;
+		wr.wr_cqe = &first->batch_cqe;
+		wr.opcode = IB_WR_SEND;
+		wr.send_flags = IB_SEND_SIGNALED;
+		wr.sg_list = q->batch_sge;
+		wr.num_sge = n;
+		ret = ib_post_send(q->qp, &wr, NULL);
+		if (!ret) {
+			atomic64_inc(&q->sess->stats.rsp_batches);
+			atomic64_add(n, &q->sess->stats.rsps_batched);
+		}
+	}
+	*err = ret;
+	return ret ? first : NULL;
+}
+
+/*
+ * Finish the commands of a response batch that was not posted, as if
+ * flushed: the initiator never gets their responses, and the queue is
+ * going down. A command the teardown already reaped is skipped.
+ */
+static void rbdt_rsp_batch_failed(struct rbdt_queue *q, struct rbdt_cmd *cmd,
+				  int err)
+{
+	struct rbdt_cmd *next;
+
+	if (err != -ESHUTDOWN) {
+		rbdt_cmd_err(cmd, "posting a response batch failed (%d)\n",
+			     err);
+		rbdt_queue_error(q);
+	}
+	for (; cmd; cmd = next) {
+		next = cmd->batch_next;
+		if (test_and_clear_bit(RBDT_WR_SEND, &cmd->wr_pending))
+			rbdt_cmd_send_finish(cmd, IB_WC_WR_FLUSH_ERR);
+	}
+}
+
+/**
+ * rbdt_rsp_flush() - post the responses waiting in a queue's batch
+ * @q: The queue.
+ *
+ * Context: Process, the queue's CQ poller, at the end of a polling
+ * batch.
+ */
+void rbdt_rsp_flush(struct rbdt_queue *q)
+{
+	struct rbdt_cmd *failed;
+	unsigned long flags;
+	int err = 0;
+	bool bh;
+
+	if (!READ_ONCE(q->batch_n))
+		return;
+	bh = rbdt_post_begin(q);
+	spin_lock_irqsave(&q->lock, flags);
+	failed = __rbdt_rsp_flush(q, &err);
+	spin_unlock_irqrestore(&q->lock, flags);
+	rbdt_post_end(bh);
+	if (failed)
+		rbdt_rsp_batch_failed(q, failed, err);
+}
+
 /*
  * Repost the capsule's receive buffer, then post @first (the response
- * SEND, possibly behind RDMA WRITEs). Return 0 or an error; either way the
- * slot is free for the initiator afterwards.
+ * SEND, possibly behind RDMA WRITEs), or add it to the queue's response
+ * batch. Return 0 or an error; either way the slot is free for the
+ * initiator afterwards. After 0 the SEND's completion, or the failure of
+ * the batch, finishes the command.
  */
 static int rbdt_post_rsp(struct rbdt_cmd *cmd, struct ib_send_wr *first)
 {
 	struct rbdt_queue *q = cmd->q;
 	struct rbdt_recv *r = cmd->recv;
+	bool batch = rbdt_rsp_batchable(cmd, first), full = false;
 	unsigned long flags;
 	int ret = -ESHUTDOWN;
 	bool bh;
@@ -349,11 +465,20 @@ static int rbdt_post_rsp(struct rbdt_cmd *cmd, struct ib_send_wr *first)
 	if (r)
 		ib_dma_sync_single_for_device(q->dev->ib_dev, r->dma,
 					      q->recv_size, DMA_FROM_DEVICE);
-	bh = rbdt_post_begin(q);
+	bh = !batch && rbdt_post_begin(q);
 	spin_lock_irqsave(&q->lock, flags);
 	if (!q->dying) {
 		ret = r ? ib_post_recv(q->qp, &r->wr, NULL) : 0;
-		if (!ret) {
+		if (!ret && batch) {
+			set_bit(RBDT_WR_SEND, &cmd->wr_pending);
+			cmd->batch_next = NULL;
+			if (q->batch_last)
+				q->batch_last->batch_next = cmd;
+			else
+				q->batch_first = cmd;
+			q->batch_last = cmd;
+			full = ++q->batch_n >= q->batch_max;
+		} else if (!ret) {
 			set_bit(RBDT_WR_SEND, &cmd->wr_pending);
 			ret = ib_post_send(q->qp, first, NULL);
 			if (ret)
@@ -363,6 +488,8 @@ static int rbdt_post_rsp(struct rbdt_cmd *cmd, struct ib_send_wr *first)
 	rbdt_cmd_settle(cmd);
 	spin_unlock_irqrestore(&q->lock, flags);
 	rbdt_post_end(bh);
+	if (full)
+		rbdt_rsp_flush(q);
 
 	if (ret && ret != -ESHUTDOWN) {
 		rbdt_cmd_err(cmd, "posting the response failed (%d)\n", ret);
@@ -654,6 +781,20 @@ static void rbdt_cmd_send_finish(struct rbdt_cmd *cmd, enum ib_wc_status status)
 		target_put_sess_cmd(&cmd->se_cmd);
 	else
 		transport_generic_free_cmd(&cmd->se_cmd, 0);
+}
+
+/* Completion of a response batch: finishes each of its commands. */
+static void rbdt_rsp_batch_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct rbdt_cmd *cmd = container_of(wc->wr_cqe, struct rbdt_cmd,
+					    batch_cqe);
+	struct rbdt_cmd *next;
+
+	for (; cmd; cmd = next) {
+		next = cmd->batch_next;
+		if (test_and_clear_bit(RBDT_WR_SEND, &cmd->wr_pending))
+			rbdt_cmd_send_finish(cmd, wc->status);
+	}
 }
 
 /**

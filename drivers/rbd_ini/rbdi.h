@@ -136,6 +136,8 @@ static_assert(sizeof_field(struct rbdi_sess_opts, initiator) == RBDI_STR_SIZE);
  *	pages instead of a copy in the capsule buffer.
  * @imm_reads: Reads answered with immediate data.
  * @bare_reads: Of those, answered with a bare response (the data alone).
+ * @rsp_batches: Response batches received (several responses in one SEND).
+ * @rsps_batched: Responses received in them.
  * @mr_maps: Requests that registered an MR.
  * @reg_fences: Of those, registrations fenced with a LOCAL_INV.
  * @remote_invs: MRs invalidated by the target (SEND_WITH_INV).
@@ -160,6 +162,8 @@ struct rbdi_stats {
 	atomic64_t inline_gathered;
 	atomic64_t imm_reads;
 	atomic64_t bare_reads;
+	atomic64_t rsp_batches;
+	atomic64_t rsps_batched;
 	atomic64_t mr_maps;
 	atomic64_t reg_fences;
 	atomic64_t remote_invs;
@@ -590,6 +594,7 @@ extern struct workqueue_struct *rbdi_wq;
 extern bool rbdi_rxe_reg_fence;
 extern bool rbdi_post_bh_disabled;
 extern bool rbdi_bare_reads;
+extern bool rbdi_rsp_batches;
 
 /* rbdi_session.c */
 struct rbdi_session *rbdi_sess_create(const char *name);

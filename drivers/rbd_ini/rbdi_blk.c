@@ -196,6 +196,21 @@ static struct request *rbdi_awaiting_rq(struct rbdi_queue *q, u64 tag,
 	return rq;
 }
 
+/*
+ * F4: the receive is back before the credit can be reused, that is before
+ * a request is completed. Return 0, or an error after tearing the session
+ * down.
+ */
+static int rbdi_rsp_repost(struct rbdi_queue *q, struct rbdi_rbuf *rb)
+{
+	if (!rbdi_post_recv(q, rb))
+		return 0;
+	rbdi_sess_err_rl(q->sess, "queue %u: cannot repost a receive\n",
+			 q->qid);
+	rbdi_sess_error(q->sess);
+	return -EIO;
+}
+
 /**
  * rbdi_blk_bare_rsp() - handle a bare response on an I/O queue
  * @q: The queue.
@@ -251,13 +266,8 @@ void rbdi_blk_bare_rsp(struct rbdi_queue *q, struct rbdi_rbuf *rb,
 	req->resid = 0;
 	rbdi_copy_to_rq(rq, rb->buf, wc->byte_len);
 
-	/* F4: the receive is back before the credit can be reused. */
-	if (rbdi_post_recv(q, rb)) {
-		rbdi_sess_err_rl(sess, "queue %u: cannot repost a receive\n",
-				 q->qid);
-		rbdi_sess_error(sess);
+	if (rbdi_rsp_repost(q, rb))
 		return;
-	}
 	atomic64_inc(&sess->stats.bare_reads);
 	rbdi_req_put(req);
 	return;
@@ -266,71 +276,66 @@ fatal:
 	rbdi_sess_error(sess);
 }
 
-/**
- * rbdi_blk_rsp() - handle a receive on an I/O queue
- * @q: The queue.
- * @rb: The receive buffer, synced for the CPU.
- * @wc: Its work completion, status success.
- *
- * Everything in the buffer comes from the network: it is validated, its
- * tag looked up and checked against the outstanding request, before any
- * of it is used. A bad response tears the session down.
- *
- * Context: Softirq (CQ polling).
+/*
+ * Take the response @rsp, @len bytes from the network, for its request:
+ * validate it, look its tag up among the requests awaiting a response and
+ * check it against that request (@inv_wc, @inv_rkey: the invalidation its
+ * receive carried), then record the outcome in the request, which no
+ * longer awaits. Return the request, with *@inv whether the target
+ * invalidated its MR, or NULL after logging what is wrong.
  */
-void rbdi_blk_rsp(struct rbdi_queue *q, struct rbdi_rbuf *rb,
-		  struct ib_wc *wc)
+static struct rbdi_request *rbdi_rsp_take(struct rbdi_queue *q,
+					  const struct rbd_rsp *rsp, u32 len,
+					  bool inv_wc, u32 inv_rkey, bool *inv)
 {
 	struct rbdi_session *sess = q->sess;
-	const struct rbd_rsp *rsp = rb->buf;
 	struct rbdi_request *req;
 	struct request *rq;
 	const char *why;
-	bool inv_wc, inv_flag;
+	bool inv_flag;
 	u32 imm_len, residual;
 	u16 flags, sense_len;
 	enum rbd_check c;
 	u64 tag;
 
-	c = rbd_check_response(rb->buf, wc->byte_len, &q->lim, NULL);
+	c = rbd_check_response(rsp, len, &q->lim, NULL);
 	if (c) {
 		rbdi_sess_err_rl(sess, "queue %u: invalid response: %s\n",
 				 q->qid, rbd_check_str(c));
-		goto fatal;
+		return NULL;
 	}
 	tag = le64_to_cpu(rsp->hdr.tag);
 	if (rsp->hdr.opcode != RBD_OP_SCSI_RSP) {
 		rbdi_sess_err_rl(sess, "queue %u: unexpected %s, tag %#llx\n",
 				 q->qid, rbd_opcode_str(rsp->hdr.opcode), tag);
-		goto fatal;
+		return NULL;
 	}
 
 	rq = rbdi_awaiting_rq(q, tag, &why);
 	if (!rq) {
 		rbdi_sess_err_rl(sess, "queue %u: response for %s tag %#llx\n",
 				 q->qid, why, tag);
-		goto fatal;
+		return NULL;
 	}
 	req = blk_mq_rq_to_pdu(rq);
 
 	flags = le16_to_cpu(rsp->hdr.flags);
-	inv_wc = wc->wc_flags & IB_WC_WITH_INVALIDATE;
 	inv_flag = flags & RBD_RSP_F_INVALIDATED;
 	if (inv_wc != inv_flag ||
 	    (inv_flag && (!req->mr ||
 			  !(req->cmd->hdr.flags &
 			    cpu_to_le16(RBD_CMD_F_INVALIDATE)) ||
-			  wc->ex.invalidate_rkey != req->mr->rkey))) {
+			  inv_rkey != req->mr->rkey))) {
 		rbdi_sess_err_rl(sess, "queue %u: tag %#llx: invalidation mismatch\n",
 				 q->qid, tag);
-		goto fatal;
+		return NULL;
 	}
 
 	imm_len = le32_to_cpu(rsp->imm_len);
 	if (imm_len && (!req->imm || imm_len > req->data_len)) {
 		rbdi_sess_err_rl(sess, "queue %u: tag %#llx: unexpected immediate data (%u)\n",
 				 q->qid, tag, imm_len);
-		goto fatal;
+		return NULL;
 	}
 
 	req->awaiting = false;
@@ -350,31 +355,114 @@ void rbdi_blk_rsp(struct rbdi_queue *q, struct rbdi_rbuf *rb,
 		/* What did not arrive was not transferred. */
 		req->resid = max_t(s32, req->resid, req->data_len - imm_len);
 	}
+	*inv = inv_flag;
+	return req;
+}
 
-	/* F4: the receive is back before the credit can be reused. */
-	if (rbdi_post_recv(q, rb)) {
-		rbdi_sess_err_rl(sess, "queue %u: cannot repost a receive\n",
-				 q->qid);
-		rbdi_sess_error(sess);
-		return;
-	}
+/*
+ * End the response's part of @req, taken by rbdi_rsp_take() (@inv: the
+ * target invalidated its MR), once the receive is reposted.
+ */
+static void rbdi_rsp_finish(struct rbdi_queue *q, struct rbdi_request *req,
+			    bool inv)
+{
+	struct rbdi_session *sess = q->sess;
 
-	if (req->mr && inv_flag)
+	if (req->mr && inv)
 		atomic64_inc(&sess->stats.remote_invs);
-	if (req->mr && !inv_flag) {
+	if (req->mr && !inv) {
 		atomic64_inc(&sess->stats.local_invs);
 		if (!test_bit(RBDI_Q_LIVE, &q->flags) ||
-		    rbdi_local_inv(q, req)) {
+		    rbdi_local_inv(q, req))
 			rbdi_sess_error(sess);
-			return;
-		}
 		return;
 	}
 	rbdi_req_put(req);
+}
+
+/*
+ * A response batch (%RBD_FEAT_RSP_BATCH): 2 to rbd_rsp_batch_max()
+ * responses of 32 bytes back to back, none with immediate or sense data
+ * or invalidation. Each is checked and taken before the receive is
+ * reposted and any request completed; a bad one tears the session down.
+ */
+static void rbdi_blk_rsp_batch(struct rbdi_queue *q, struct rbdi_rbuf *rb,
+			       struct ib_wc *wc)
+{
+	struct rbdi_request *reqs[RBD_RSP_BATCH_MAX];
+	const struct rbd_rsp *rsp = rb->buf;
+	struct rbdi_session *sess = q->sess;
+	u32 n = wc->byte_len / sizeof(*rsp), i;
+	bool inv;
+
+	if (wc->byte_len % sizeof(*rsp) ||
+	    n > rbd_rsp_batch_max(q->lim.imm_read_size) ||
+	    (wc->wc_flags & IB_WC_WITH_INVALIDATE)) {
+		rbdi_sess_err_rl(sess, "queue %u: invalid response batch: %u bytes%s\n",
+				 q->qid, wc->byte_len,
+				 wc->wc_flags & IB_WC_WITH_INVALIDATE ?
+				 ", with invalidation" : "");
+		goto fatal;
+	}
+	for (i = 0; i < n; i++, rsp++) {
+		if (rsp->imm_len || rsp->sense_len) {
+			rbdi_sess_err_rl(sess, "queue %u: batched response %u: data, tag %#llx\n",
+					 q->qid, i, le64_to_cpu(rsp->hdr.tag));
+			goto fatal;
+		}
+		reqs[i] = rbdi_rsp_take(q, rsp, sizeof(*rsp), false, 0, &inv);
+		if (!reqs[i])
+			goto fatal;
+	}
+	if (rbdi_rsp_repost(q, rb))
+		return;
+	atomic64_inc(&sess->stats.rsp_batches);
+	atomic64_add(n, &sess->stats.rsps_batched);
+	for (i = 0; i < n; i++)
+		rbdi_rsp_finish(q, reqs[i], false);
 	return;
 
 fatal:
 	rbdi_sess_error(sess);
+}
+
+/**
+ * rbdi_blk_rsp() - handle a receive on an I/O queue
+ * @q: The queue.
+ * @rb: The receive buffer, synced for the CPU.
+ * @wc: Its work completion, status success.
+ *
+ * Everything in the buffer comes from the network: it is validated, its
+ * tag looked up and checked against the outstanding request, before any
+ * of it is used. A bad response tears the session down. A receive longer
+ * than the 32-byte response it starts with is a response batch, where the
+ * session has them.
+ *
+ * Context: Softirq (CQ polling).
+ */
+void rbdi_blk_rsp(struct rbdi_queue *q, struct rbdi_rbuf *rb,
+		  struct ib_wc *wc)
+{
+	const struct rbd_rsp *rsp = rb->buf;
+	struct rbdi_request *req;
+	bool inv;
+
+	if ((q->lim.features & RBD_FEAT_RSP_BATCH) &&
+	    wc->byte_len > sizeof(*rsp) &&
+	    le32_to_cpu(rsp->hdr.length) == sizeof(*rsp)) {
+		rbdi_blk_rsp_batch(q, rb, wc);
+		return;
+	}
+	req = rbdi_rsp_take(q, rsp, wc->byte_len,
+			    wc->wc_flags & IB_WC_WITH_INVALIDATE,
+			    wc->ex.invalidate_rkey, &inv);
+	if (!req) {
+		rbdi_sess_error(q->sess);
+		return;
+	}
+	if (rbdi_rsp_repost(q, rb))
+		return;
+	rbdi_rsp_finish(q, req, inv);
 }
 
 static void rbdi_unmap_data(struct rbdi_queue *q, struct rbdi_request *req)
@@ -2084,6 +2172,9 @@ static int rbdi_stats_show(struct seq_file *m, void *unused)
 		   atomic64_read(&st->inline_gathered));
 	seq_printf(m, "imm_reads %lld\n", atomic64_read(&st->imm_reads));
 	seq_printf(m, "bare_reads %lld\n", atomic64_read(&st->bare_reads));
+	seq_printf(m, "rsp_batches %lld\n", atomic64_read(&st->rsp_batches));
+	seq_printf(m, "rsps_batched %lld\n",
+		   atomic64_read(&st->rsps_batched));
 	seq_printf(m, "mr_maps %lld\n", atomic64_read(&st->mr_maps));
 	seq_printf(m, "reg_fences %lld\n", atomic64_read(&st->reg_fences));
 	seq_printf(m, "remote_invs %lld\n", atomic64_read(&st->remote_invs));

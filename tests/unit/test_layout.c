@@ -269,9 +269,12 @@ static void test_feature_bits(void **state)
 	assert_int_equal(RBD_FEAT_REMOTE_INV & RBD_FEAT_CREDIT_WINDOW, 0);
 	assert_int_equal(RBD_FEAT_BARE_READ &
 			 (RBD_FEAT_REMOTE_INV | RBD_FEAT_CREDIT_WINDOW), 0);
+	assert_int_equal(RBD_FEAT_RSP_BATCH &
+			 (RBD_FEAT_REMOTE_INV | RBD_FEAT_CREDIT_WINDOW |
+			  RBD_FEAT_BARE_READ), 0);
 	assert_int_equal(RBD_FEAT_ALL,
 			 RBD_FEAT_REMOTE_INV | RBD_FEAT_CREDIT_WINDOW |
-			 RBD_FEAT_BARE_READ);
+			 RBD_FEAT_BARE_READ | RBD_FEAT_RSP_BATCH);
 	assert_int_equal(RBD_CMD_F_ALL & ~0xffffU, 0);
 	assert_int_equal(RBD_RSP_F_ALL & ~0xffffU, 0);
 	assert_int_equal(RBD_RSP_F_UNDERFLOW & RBD_RSP_F_OVERFLOW, 0);
@@ -302,6 +305,22 @@ static void test_bare_rsp(void **state)
 	/* The qid comes from the queue, not from the immediate data. */
 	assert_int_equal(rbd_bare_rsp_tag(2, rbd_bare_rsp(rbd_tag(5, 9, 4))),
 			 rbd_tag(2, 9, 4));
+}
+
+static void test_rsp_batch_max(void **state)
+{
+	(void)state;
+	/* Without immediate reads a receive holds 32 + 96 bytes: 4. */
+	assert_int_equal(rbd_rsp_batch_max(0), 4);
+	assert_int_equal(rbd_rsp_batch_max(31), 4);
+	assert_int_equal(rbd_rsp_batch_max(32), 5);
+	/* Capped by rule, however large the receive. */
+	assert_int_equal(rbd_rsp_batch_max(4096), RBD_RSP_BATCH_MAX);
+	assert_int_equal(rbd_rsp_batch_max(RBD_MAX_IMM_READ),
+			 RBD_RSP_BATCH_MAX);
+	/* A full batch fits the receive buffer of its queue. */
+	assert_true(rbd_rsp_batch_max(0) * sizeof(struct rbd_rsp) <=
+		    rbd_rsp_capsule_max(0));
 }
 
 static void test_opcodes(void **state)
@@ -554,6 +573,7 @@ int main(void)
 		cmocka_unit_test(test_reject_str),
 		cmocka_unit_test(test_opcode_str),
 		cmocka_unit_test(test_bare_rsp),
+		cmocka_unit_test(test_rsp_batch_max),
 		cmocka_unit_test(test_check_str),
 	};
 

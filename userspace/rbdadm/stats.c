@@ -128,6 +128,8 @@ static const struct {
 	{ "inline_gathered", "  sent from pages:" },
 	{ "imm_reads",     "Immediate reads:" },
 	{ "bare_reads",    "  bare responses:" },
+	{ "rsp_batches",   "Response batches:" },
+	{ "rsps_batched",  "  responses in them:" },
 	{ "mr_maps",       "MR registrations:" },
 	{ "reg_fences",    "  fenced (rxe):" },
 	{ "remote_invs",   "Remote invals:" },

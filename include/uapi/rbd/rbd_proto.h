@@ -70,10 +70,18 @@
  * immediate data.
  */
 #define RBD_FEAT_BARE_READ		(1ULL << 2)
+/*
+ * The target may answer several commands of an I/O queue in one SEND: a
+ * response batch, 2 to rbd_rsp_batch_max() responses back to back, each 32
+ * bytes (no immediate data, no sense data, not invalidating). The receive
+ * then carries no invalidation either.
+ */
+#define RBD_FEAT_RSP_BATCH		(1ULL << 3)
 /* All feature bits defined by this version of the header. */
 #define RBD_FEAT_ALL			(RBD_FEAT_REMOTE_INV | \
 					 RBD_FEAT_CREDIT_WINDOW | \
-					 RBD_FEAT_BARE_READ)
+					 RBD_FEAT_BARE_READ | \
+					 RBD_FEAT_RSP_BATCH)
 
 /*
  * Negotiated limits: protocol minimum, default and maximum of every value
@@ -783,6 +791,26 @@ static inline __u32 rbd_cmd_capsule_max(__u32 inline_write_size,
 static inline __u32 rbd_rsp_capsule_max(__u32 imm_read_size)
 {
 	return (__u32)sizeof(struct rbd_rsp) + imm_read_size + RBD_MAX_SENSE_LEN;
+}
+
+/* Most responses in one response batch (%RBD_FEAT_RSP_BATCH), by rule. */
+#define RBD_RSP_BATCH_MAX		16
+
+/**
+ * rbd_rsp_batch_max() - most responses in one response batch
+ * @imm_read_size: granted immediate read size.
+ *
+ * A batch fills at most one receive buffer (rbd_rsp_capsule_max()) and
+ * holds at most %RBD_RSP_BATCH_MAX responses.
+ *
+ * Return: the limit, at least 4.
+ */
+static inline __u32 rbd_rsp_batch_max(__u32 imm_read_size)
+{
+	__u32 n = rbd_rsp_capsule_max(imm_read_size) /
+		  (__u32)sizeof(struct rbd_rsp);
+
+	return n < RBD_RSP_BATCH_MAX ? n : RBD_RSP_BATCH_MAX;
 }
 
 /**

@@ -15,14 +15,15 @@
  * as IB_POLL_SOFTIRQ: ib_drain_qp() then waits for its drain completion,
  * which the poller delivers like any other.
  *
- * The poller runs at normal priority unless the module parameter
- * cq_highpri says otherwise (read when a CQ is created). A high-priority
- * worker preempts whatever runs on its CPU when a completion event wakes
- * it. Where initiator and target share the CPUs (one host, a loopback),
- * it preempted the application in the middle of submitting: each
- * command then made its whole round trip before the next was submitted,
- * and a deep queue ran no faster than QD1 (see
- * Documentation/performance.rst, "lockstep").
+ * The poller runs on a high-priority worker unless the module parameter
+ * cq_highpri says otherwise (read when a CQ is created), which preempts
+ * whatever runs on its CPU when a completion event wakes it: the lowest
+ * latency on a target host. Where initiator and target share the CPUs
+ * (one host, a loopback) it can preempt the application in the middle
+ * of submitting, at every command: each then makes its whole round trip
+ * before the next is submitted, and a deep queue runs no faster than QD1
+ * (Documentation/performance.rst, "lockstep"). A normal-priority poller
+ * avoids that, at a cost in QD1 latency.
  */
 
 #include <linux/kernel.h>

@@ -155,10 +155,10 @@ MODULE_PARM_DESC(complete_inline,
 		 "Run LIO's completion of a command that the backend completed synchronously in rbdt's own context, not in a worker of target_completion_wq (default Y)");
 
 /* See rbdt_cq.c; read when a queue's CQ is created. */
-bool rbdt_cq_highpri;
+bool rbdt_cq_highpri = true;
 module_param_named(cq_highpri, rbdt_cq_highpri, bool, 0644);
 MODULE_PARM_DESC(cq_highpri,
-		 "Poll completion queues from high-priority workers, which preempt other tasks on their CPU, the initiator's too when on the same host (default N)");
+		 "Poll completion queues from high-priority workers, which preempt other tasks on their CPU; N where initiator and target share a host's CPUs (default Y)");
 
 /* See rbdt_post_begin(). */
 bool rbdt_post_bh_disabled = true;

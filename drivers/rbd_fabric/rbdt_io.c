@@ -399,6 +399,22 @@ static struct rbdt_cmd *__rbdt_rsp_flush(struct rbdt_queue *q, int *err)
 }
 
 /*
+ * Finish the commands of the response batch headed by @cmd with @status,
+ * each unless the teardown already reaped it (its RBDT_WR_SEND bit).
+ */
+static void rbdt_rsp_batch_finish(struct rbdt_cmd *cmd,
+				  enum ib_wc_status status)
+{
+	struct rbdt_cmd *next;
+
+	for (; cmd; cmd = next) {
+		next = cmd->batch_next;
+		if (test_and_clear_bit(RBDT_WR_SEND, &cmd->wr_pending))
+			rbdt_cmd_send_finish(cmd, status);
+	}
+}
+
+/*
  * Finish the commands of a response batch that was not posted, as if
  * flushed: the initiator never gets their responses, and the queue is
  * going down. A command the teardown already reaped is skipped.
@@ -406,18 +422,12 @@ static struct rbdt_cmd *__rbdt_rsp_flush(struct rbdt_queue *q, int *err)
 static void rbdt_rsp_batch_failed(struct rbdt_queue *q, struct rbdt_cmd *cmd,
 				  int err)
 {
-	struct rbdt_cmd *next;
-
 	if (err != -ESHUTDOWN) {
 		rbdt_cmd_err(cmd, "posting a response batch failed (%d)\n",
 			     err);
 		rbdt_queue_error(q);
 	}
-	for (; cmd; cmd = next) {
-		next = cmd->batch_next;
-		if (test_and_clear_bit(RBDT_WR_SEND, &cmd->wr_pending))
-			rbdt_cmd_send_finish(cmd, IB_WC_WR_FLUSH_ERR);
-	}
+	rbdt_rsp_batch_finish(cmd, IB_WC_WR_FLUSH_ERR);
 }
 
 /**
@@ -786,15 +796,8 @@ static void rbdt_cmd_send_finish(struct rbdt_cmd *cmd, enum ib_wc_status status)
 /* Completion of a response batch: finishes each of its commands. */
 static void rbdt_rsp_batch_done(struct ib_cq *cq, struct ib_wc *wc)
 {
-	struct rbdt_cmd *cmd = container_of(wc->wr_cqe, struct rbdt_cmd,
-					    batch_cqe);
-	struct rbdt_cmd *next;
-
-	for (; cmd; cmd = next) {
-		next = cmd->batch_next;
-		if (test_and_clear_bit(RBDT_WR_SEND, &cmd->wr_pending))
-			rbdt_cmd_send_finish(cmd, wc->status);
-	}
+	rbdt_rsp_batch_finish(container_of(wc->wr_cqe, struct rbdt_cmd,
+					   batch_cqe), wc->status);
 }
 
 /**

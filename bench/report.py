@@ -62,9 +62,40 @@ def read_transports(raw):
     return st
 
 
+# The counters of run-guest.sh's counters(), in order: /proc/stat's, then
+# rxe's hw_counters (absent in results from before they were recorded).
+CNT_FIELDS = ("ctxt", "intr", "softirq", "sent_pkts", "duplicate_request",
+              "out_of_seq_request", "rcvd_seq_err", "completer_retry_err",
+              "rcvd_rnr_err", "send_err")
+# rxe counters that count a packet sent again or a request seen twice.
+RXE_RECOVERY = ("duplicate_request", "out_of_seq_request", "rcvd_seq_err",
+                "completer_retry_err", "rcvd_rnr_err", "send_err")
+
+
+def cnt_metrics(path, ios):
+    """Context switches and rxe packets per I/O, and rxe's recovery events,
+    from a job's .cnt file (the counters before and after the job)."""
+    m = {}
+    try:
+        with open(path) as f:
+            vals = [int(x) for x in f.read().split()]
+    except (OSError, ValueError):
+        return m
+    n = len(vals) // 2
+    if n < 1 or len(vals) != 2 * n:
+        return m
+    d = dict(zip(CNT_FIELDS, (b - a for a, b in zip(vals[:n], vals[n:]))))
+    m["ctxt_per_io"] = d["ctxt"] / ios
+    if "sent_pkts" in d:
+        m["pkts_per_io"] = d["sent_pkts"] / ios
+        m["rxe_recovery"] = float(sum(d.get(k, 0) for k in RXE_RECOVERY))
+    return m
+
+
 def fio_metrics(jpath, cpath, ncpus):
     """One fio run: IOPS, MB/s, total latency (mean, p50, p99) in us, CPU
-    per I/O in us (fio's usr+sys of its own threads, and the whole guest)."""
+    per I/O in us (fio's usr+sys of its own threads, and the whole guest),
+    context switches and soft RDMA packets per I/O (the .cnt file)."""
     with open(jpath) as f:
         text = f.read()
     # fio may print warnings before the JSON document.
@@ -104,6 +135,7 @@ def fio_metrics(jpath, cpath, ncpus):
             m["guest_busy_pct"] = frac * 100.0
     except (OSError, ValueError):
         pass
+    m.update(cnt_metrics(cpath[:-len(".cpu")] + ".cnt", ios))
     return m
 
 
@@ -237,6 +269,8 @@ def table(data):
                "lat = total latency (submission + completion)")
     out.append("cpu/io: fio's usr+sys per I/O, us; sys/io: whole-guest busy CPU per I/O, us "
                "(includes the target side)")
+    out.append("cs/io: context switches per I/O (whole guest); pkt/io: packets the soft RDMA "
+               "devices sent per I/O (both directions, ACKs included)")
     out.append("rbd/peer: rbd's figure over the peer's, IOPS for 4k jobs, MB/s for the others "
                "(>1: rbd faster); lat: the same for mean latency (<1: rbd faster)")
     out.append("")
@@ -254,9 +288,9 @@ def table(data):
         per_t = data["jobs"].get(job, {})
         key = JOBS.get(job, ("", "iops"))[1]
         out.append("%s (%s)" % (job, JOBS.get(job, (job,))[0]))
-        hdr = "  %-10s %9s %6s %8s %6s %8s %8s %8s %7s %7s %9s %6s" % (
+        hdr = "  %-10s %9s %6s %8s %6s %8s %8s %8s %7s %7s %6s %6s %9s %6s" % (
             "transport", "IOPS", "+-%", "MB/s", "+-%", "lat us", "p50 us", "p99 us",
-            "cpu/io", "sys/io", "rbd/peer", "lat")
+            "cpu/io", "sys/io", "cs/io", "pkt/io", "rbd/peer", "lat")
         out.append(hdr)
         for t in order:
             if t not in per_t:
@@ -267,11 +301,18 @@ def table(data):
             r = data["ratios"].get(job, {}).get(t, {})
             rs = "-" if t == "rbd" else ("%.2f" % r[key] if key in r else "n/a")
             rl = "-" if t == "rbd" else ("%.2f" % r["lat_us"] if "lat_us" in r else "n/a")
-            out.append("  %-10s %9s %6s %8s %6s %8s %8s %8s %7s %7s %9s %6s" % (
+            out.append("  %-10s %9s %6s %8s %6s %8s %8s %8s %7s %7s %6s %6s %9s %6s" % (
                 LABEL.get(t, t), fmt(g("iops")), fmt(sp("iops")), fmt(g("mbps"), 1),
                 fmt(sp("mbps")), fmt(g("lat_us"), 1), fmt(g("p50_us"), 1),
                 fmt(g("p99_us"), 1), fmt(g("cpu_us_per_io"), 1),
-                fmt(g("sys_cpu_us_per_io"), 1), rs, rl))
+                fmt(g("sys_cpu_us_per_io"), 1), fmt(g("ctxt_per_io"), 2),
+                fmt(g("pkts_per_io"), 1), rs, rl))
+        rec = ["%s %d" % (LABEL.get(t, t), sum(per_t[t]["rxe_recovery"]["values"]))
+               for t in order if t in per_t and "rxe_recovery" in per_t[t] and
+               per_t[t]["rxe_recovery"]["max"]]
+        if rec:
+            out.append("  rxe retransmissions, duplicates, RNR NAKs and send errors "
+                       "(all repetitions): " + ", ".join(rec))
         for t in order:
             if t in job_na.get(job, {}) and data["transports"][t]["status"] == "ok":
                 out.append("  %-10s not available: %s" % (LABEL.get(t, t), job_na[job][t]))

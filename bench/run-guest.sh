@@ -14,8 +14,10 @@
 #                                       elapsed jiffies during the job
 #   fio/<rep>/<transport>/<job>.na     why the job cannot run on that
 #                                       transport (qd1poll: no poll queues)
-#   fio/<rep>/<transport>/<job>.cnt    context switches, interrupts and
-#                                       softirqs before and after the job
+#   fio/<rep>/<transport>/<job>.cnt    context switches, interrupts,
+#                                       softirqs and the soft RDMA devices'
+#                                       packet counters (see counters())
+#                                       before and after the job
 #   perf/<rep>-<transport>-<job>.txt   perf report of the whole guest
 #                                       during the job (BENCH_PERF)
 #   perftest/<rep>/<test>.txt          perftest's output
@@ -432,10 +434,29 @@ cpu_jiffies() {
 	awk '/^cpu / { t = 0; for (i = 2; i <= NF; i++) t += $i; print t - $5 - $6, t }' /proc/stat
 }
 
-# counters: context switches, interrupts, softirqs (all CPUs, since boot).
+# RXE_COUNTERS: rxe's hw_counters summed over every RDMA device that has
+# them: packets sent, requests the responder saw twice or out of order,
+# sequence errors and retries of the requester (retransmissions), RNR NAKs
+# and sends rxe failed to transmit.
+RXE_COUNTERS="sent_pkts duplicate_request out_of_seq_request rcvd_seq_err
+	completer_retry_err rcvd_rnr_err send_err"
+
+# counters: context switches, interrupts, softirqs (all CPUs, since boot),
+# then each of RXE_COUNTERS (0 where no device has it).
 counters() {
+	local c d n sum
 	awk '/^ctxt / { c = $2 } /^intr / { i = $2 } /^softirq / { s = $2 }
-		END { print c, i, s }' /proc/stat
+		END { printf "%s %s %s", c, i, s }' /proc/stat
+	for c in $RXE_COUNTERS; do
+		sum=0
+		for d in /sys/class/infiniband/*/ports/1/hw_counters; do
+			[ -r "$d/$c" ] || continue
+			n=$(cat "$d/$c" 2>/dev/null) || continue
+			sum=$((sum + n))
+		done
+		printf ' %s' "$sum"
+	done
+	echo
 }
 
 # run_job DEV JOB OUT [PERF]: with PERF, the whole guest is profiled while

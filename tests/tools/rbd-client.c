@@ -61,6 +61,7 @@
 
 #include "rbd/rbd_proto.h"
 #include "rbd/rbd_proto_check.h"
+#include "rbd-tool.h"
 
 #define EX_OK		0
 #define EX_USAGE	1
@@ -176,15 +177,8 @@ static void drain_cm_events(void)
 
 static int post_recv(struct queue *q, uint32_t i)
 {
-	struct ibv_sge sge = {
-		.addr = (uintptr_t)(q->recv_buf + (size_t)i * q->recv_size),
-		.length = q->recv_size,
-		.lkey = q->recv_mr->lkey,
-	};
-	struct ibv_recv_wr wr = { .wr_id = i, .sg_list = &sge, .num_sge = 1 };
-	struct ibv_recv_wr *bad;
-
-	return ibv_post_recv(q->id->qp, &wr, &bad);
+	return tool_post_recv(q->id->qp, q->recv_buf, q->recv_size,
+			      q->recv_mr->lkey, i);
 }
 
 static void queue_free(struct queue *q)
@@ -223,22 +217,6 @@ static void disconnect_all(void)
 		if (g.q[i].id)
 			queue_free(&g.q[i]);
 	g.nq = 0;
-}
-
-/*
- * Length to allocate and register for a buffer of @len bytes: whole pages,
- * and never a multiple of 256 pages. rdma_rxe in 6.1 keeps an MR's pages
- * in maps of 256 and, after a copy that ends in the last page of the last
- * map, reads the pointer of the map behind it (rxe_mr_copy(); KASAN
- * reports a slab-out-of-bounds read). One page more avoids that layout.
- */
-static size_t mr_len(size_t len)
-{
-	size_t pages = (len + 4095) / 4096;
-
-	if (pages % 256 == 0)
-		pages++;
-	return pages * 4096;
 }
 
 /*
@@ -320,9 +298,9 @@ static int queue_connect(struct queue *q, const struct rbd_cm_req *req,
 	q->ch = ibv_create_comp_channel(q->id->verbs);
 	q->cq = q->ch ? ibv_create_cq(q->id->verbs, 2 * (nrecv + q->nsend) + 8,
 				      NULL, q->ch, 0) : NULL;
-	rlen = mr_len((size_t)nrecv * recv_size + 4096);
-	slen = mr_len((size_t)q->nsend * q->send_size);
-	dlen = mr_len(data_size ? data_size : 4096);
+	rlen = tool_mr_len((size_t)nrecv * recv_size + 4096);
+	slen = tool_mr_len((size_t)q->nsend * q->send_size);
+	dlen = tool_mr_len(data_size ? data_size : 4096);
 	q->recv_buf = aligned_alloc(4096, rlen);
 	q->send_buf = aligned_alloc(4096, slen);
 	q->data = aligned_alloc(4096, dlen);

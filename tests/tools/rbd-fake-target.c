@@ -1,0 +1,1004 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rbd-fake-target: a minimal userspace rbd target (librdmacm + libibverbs)
+ * that serves one RAM disk with a known pattern and, on request, answers
+ * one chosen READ with a malformed response, to test the initiator's
+ * validation of what comes from the network (rbdi's response checks).
+ *
+ *   rbd-fake-target -a ADDR [-p PORT] [-n BLOCKS] [-H CASE] [-T LBA]
+ *                   [-c COUNT] [-v]
+ *   rbd-fake-target -P LBA NBLK      print the pattern of those blocks
+ *
+ * The disk has BLOCKS 512-byte blocks (default 16384, 8 MiB); every
+ * 8-byte word holds its byte offset XOR 0x5242440000000000, so misplaced
+ * data shows. -H answers the first COUNT (default 1) READs that start at
+ * LBA (default 8192) with the malformed response CASE instead of the data;
+ * every other command, and the retry after the initiator reconnects, is
+ * answered correctly. Cases:
+ *
+ *   tag         a response whose tag names no outstanding command
+ *   opcode      a well-formed TMF_RSP (of queue 0) instead of a SCSI_RSP
+ *   length      hdr.length 8 bytes more than the bytes sent
+ *   credits     a command window of 0
+ *   sense       112 bytes of sense data (the limit is 96)
+ *   imm-long    4096 bytes of immediate data (for a READ of less)
+ *   batch-dup   a response batch answering the command twice
+ *   batch-len   a response batch of 48 bytes
+ *   batch-data  a response batch whose first entry claims immediate data
+ *   bare-len    a bare response 512 bytes short
+ *   bare-slot   a bare response for slot 65535
+ *
+ * Any LOGIN is accepted (any names, LUN 0 only matters for nothing):
+ * the grants are the requests capped at 128 KiB I/O, 4 KiB inline writes
+ * and immediate reads, depth 32, 4 queues, 8 descriptors, and of the
+ * features bare responses (not on iWARP) and response batches.
+ * Everything is answered synchronously, one command at a time; it is a
+ * test tool, not a target. It runs until SIGINT or SIGTERM.
+ *
+ * Exit status: 0 after a signal; 1 usage or setup error.
+ */
+
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <netdb.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <infiniband/verbs.h>
+#include <rdma/rdma_cma.h>
+
+#include "rbd/rbd_proto.h"
+#include "rbd/rbd_proto_check.h"
+#include "rbd-tool.h"
+
+#define BLOCK		512U
+#define PATTERN_XOR	0x5242440000000000ULL
+#define MAX_IO		(128U << 10)
+#define MAX_CONNS	64
+#define MAX_SESSIONS	8
+/* Largest message this target sends: a response with data and sense. */
+#define SEND_SIZE	(sizeof(struct rbd_rsp) + RBD_MAX_IMM_READ + 128)
+
+enum hcase {
+	H_NONE, H_TAG, H_OPCODE, H_LENGTH, H_CREDITS, H_SENSE, H_IMM_LONG,
+	H_BATCH_DUP, H_BATCH_LEN, H_BATCH_DATA, H_BARE_LEN, H_BARE_SLOT,
+};
+
+static const char *const hcase_name[] = {
+	[H_NONE] = "none", [H_TAG] = "tag", [H_OPCODE] = "opcode",
+	[H_LENGTH] = "length", [H_CREDITS] = "credits", [H_SENSE] = "sense",
+	[H_IMM_LONG] = "imm-long", [H_BATCH_DUP] = "batch-dup",
+	[H_BATCH_LEN] = "batch-len", [H_BATCH_DATA] = "batch-data",
+	[H_BARE_LEN] = "bare-len", [H_BARE_SLOT] = "bare-slot",
+};
+
+struct session {
+	uint64_t handle;
+	struct rbd_login_rsp grant;
+};
+
+struct conn {
+	struct rdma_cm_id *id;
+	struct ibv_pd *pd;
+	struct ibv_cq *rcq, *scq;
+	struct ibv_mr *recv_mr, *send_mr, *data_mr;
+	uint8_t *recv_buf, *send_buf, *data;
+	uint32_t nrecv, rsize;
+	uint16_t qid, depth;
+	struct session *sess;	/* NULL on queue 0 before LOGIN */
+	struct rbd_check_limits lim;
+	bool iwarp;
+	bool dead;
+};
+
+static struct {
+	const char *addr, *port;
+	uint64_t nblocks;
+	enum hcase hcase;
+	uint64_t trigger_lba;
+	int count;
+	int verbose;
+	uint8_t *disk;
+	struct rdma_event_channel *ech;
+	struct rdma_cm_id *listen_id;
+	struct conn *conns[MAX_CONNS];
+	struct session sessions[MAX_SESSIONS];
+	unsigned int next_session;
+} g = {
+	.port = "65000",
+	.nblocks = 16384,
+	.trigger_lba = 8192,
+	.count = 1,
+};
+
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+#define vlog(...) do { if (g.verbose) fprintf(stderr, __VA_ARGS__); } while (0)
+
+static void fill_pattern(uint8_t *p, uint64_t off, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i + 8 <= len; i += 8) {
+		uint64_t w = (off + i) ^ PATTERN_XOR;
+
+		memcpy(p + i, &w, 8);
+	}
+}
+
+static void conn_free(struct conn *c)
+{
+	if (c->id && c->id->qp)
+		rdma_destroy_qp(c->id);
+	if (c->recv_mr)
+		ibv_dereg_mr(c->recv_mr);
+	if (c->send_mr)
+		ibv_dereg_mr(c->send_mr);
+	if (c->data_mr)
+		ibv_dereg_mr(c->data_mr);
+	if (c->rcq)
+		ibv_destroy_cq(c->rcq);
+	if (c->scq)
+		ibv_destroy_cq(c->scq);
+	if (c->pd)
+		ibv_dealloc_pd(c->pd);
+	if (c->id)
+		rdma_destroy_id(c->id);
+	free(c->recv_buf);
+	free(c->send_buf);
+	free(c->data);
+	free(c);
+}
+
+static int post_recv(struct conn *c, uint32_t i)
+{
+	return tool_post_recv(c->id->qp, c->recv_buf, c->rsize,
+			      c->recv_mr->lkey, i);
+}
+
+/* Post @wr (a chain, the last one signaled) and wait until it completed. */
+static int post_wait(struct conn *c, struct ibv_send_wr *wr)
+{
+	struct ibv_send_wr *bad;
+	struct ibv_wc wc;
+	uint64_t spins = 0;
+	int n;
+
+	if (ibv_post_send(c->id->qp, wr, &bad)) {
+		perror("ibv_post_send");
+		return -1;
+	}
+	for (;;) {
+		n = ibv_poll_cq(c->scq, 1, &wc);
+		if (n < 0)
+			return -1;
+		if (n == 0) {
+			if (++spins > 1000)
+				usleep(100);
+			if (spins > 100000 || stop)
+				return -1;
+			continue;
+		}
+		if (wc.status != IBV_WC_SUCCESS) {
+			vlog("qid %u: send failed: %s\n", c->qid,
+			     ibv_wc_status_str(wc.status));
+			return -1;
+		}
+		if (wc.wr_id == 1)
+			return 0;
+	}
+}
+
+/* SEND @len bytes of the send buffer, with immediate data if @imm. */
+static int send_msg(struct conn *c, uint32_t len, bool with_imm, uint32_t imm)
+{
+	struct ibv_sge sge = {
+		.addr = (uintptr_t)c->send_buf, .length = len,
+		.lkey = c->send_mr->lkey,
+	};
+	struct ibv_send_wr wr = {
+		.wr_id = 1, .sg_list = &sge, .num_sge = 1,
+		.opcode = with_imm ? IBV_WR_SEND_WITH_IMM : IBV_WR_SEND,
+		.send_flags = IBV_SEND_SIGNALED,
+	};
+
+	wr.imm_data = imm;	/* already in wire (little-endian) order */
+	return post_wait(c, &wr);
+}
+
+/* RDMA READ or WRITE @len bytes of the data buffer at @off to/from @d. */
+static int rdma_data(struct conn *c, const struct rbd_desc *d, uint32_t off,
+		     bool write)
+{
+	struct ibv_sge sge = {
+		.addr = (uintptr_t)(c->data + off), .length = rbd_le32(d->len),
+		.lkey = c->data_mr->lkey,
+	};
+	struct ibv_send_wr wr = {
+		.wr_id = 1, .sg_list = &sge, .num_sge = 1,
+		.opcode = write ? IBV_WR_RDMA_WRITE : IBV_WR_RDMA_READ,
+		.send_flags = IBV_SEND_SIGNALED,
+	};
+
+	wr.wr.rdma.remote_addr = rbd_le64(d->addr);
+	wr.wr.rdma.rkey = rbd_le32(d->rkey);
+	return post_wait(c, &wr);
+}
+
+static void fill_hdr(struct rbd_hdr *h, uint8_t op, uint32_t len,
+		     __le64 tag)
+{
+	h->opcode = op;
+	h->version = RBD_PROTO_VERSION;
+	h->flags = 0;
+	h->length = rbd_cpu_to_le32(len);
+	h->tag = tag;
+}
+
+/* ------------------------------------------------------------ queue 0 */
+
+static int ctrl_login(struct conn *c, const uint8_t *buf, uint32_t len)
+{
+	const struct rbd_login_req *req = (const void *)buf;
+	struct rbd_login_rsp *rsp = (void *)c->send_buf;
+	struct session *s;
+	uint64_t feat;
+	enum rbd_check chk;
+
+#define MIN(a, b) ((a) < (b) ? (a) : (b))
+	chk = rbd_check_login_req(buf, len);
+	if (chk) {
+		printf("qid 0: bad LOGIN: %s\n", rbd_check_str(chk));
+		return -1;
+	}
+	s = &g.sessions[g.next_session++ % MAX_SESSIONS];
+	memset(s, 0, sizeof(*s));
+	s->handle = ((uint64_t)time(NULL) << 20) ^ ((uint64_t)getpid() << 8) ^
+		    g.next_session;
+	if (!s->handle)
+		s->handle = 1;
+	feat = rbd_le64(req->features) & (RBD_FEAT_RSP_BATCH |
+					  (c->iwarp ? 0 : RBD_FEAT_BARE_READ));
+	memset(rsp, 0, sizeof(*rsp));
+	fill_hdr(&rsp->hdr, RBD_OP_LOGIN_RSP, sizeof(*rsp), req->hdr.tag);
+	rsp->features = rbd_cpu_to_le64(feat);
+	rsp->session_handle = rbd_cpu_to_le64(s->handle);
+	rsp->max_io_bytes = rbd_cpu_to_le32(MIN(rbd_le32(req->max_io_bytes),
+						MAX_IO));
+	rsp->inline_write_size =
+		rbd_cpu_to_le32(MIN(rbd_le32(req->inline_write_size), 4096U));
+	rsp->imm_read_size =
+		rbd_cpu_to_le32(MIN(rbd_le32(req->imm_read_size), 4096U));
+	rsp->keepalive_ms = req->keepalive_ms;
+	rsp->queue_depth = rbd_cpu_to_le16(MIN(rbd_le16(req->queue_depth), 32));
+	rsp->nr_queues = rbd_cpu_to_le16(MIN(rbd_le16(req->nr_queues), 4));
+	rsp->max_desc = rbd_cpu_to_le16(MIN(rbd_le16(req->max_desc), 8));
+	rsp->status = rbd_cpu_to_le16(RBD_REJ_NONE);
+	s->grant = *rsp;
+	c->sess = s;
+	printf("login: %.*s to %.*s, features %#llx, %u queues of %u\n",
+	       RBD_NAME_LEN, req->initiator_name, RBD_NAME_LEN,
+	       req->target_name, (unsigned long long)feat,
+	       rbd_le16(rsp->nr_queues), rbd_le16(rsp->queue_depth));
+	fflush(stdout);
+	return send_msg(c, sizeof(*rsp), false, 0);
+#undef MIN
+}
+
+static int ctrl_capsule(struct conn *c, const uint8_t *buf, uint32_t len)
+{
+	const struct rbd_hdr *h = (const void *)buf;
+
+	if (len < sizeof(*h)) {
+		printf("qid 0: short capsule (%u bytes)\n", len);
+		return -1;
+	}
+	switch (h->opcode) {
+	case RBD_OP_LOGIN:
+		return ctrl_login(c, buf, len);
+	case RBD_OP_NOP:
+		if (len != sizeof(struct rbd_nop))
+			return -1;
+		memcpy(c->send_buf, buf, len);
+		((struct rbd_hdr *)c->send_buf)->opcode = RBD_OP_NOP_RSP;
+		return send_msg(c, len, false, 0);
+	case RBD_OP_LOGOUT:
+		memset(c->send_buf, 0, sizeof(struct rbd_logout));
+		fill_hdr((void *)c->send_buf, RBD_OP_LOGOUT_RSP,
+			 sizeof(struct rbd_logout), h->tag);
+		return send_msg(c, sizeof(struct rbd_logout), false, 0);
+	default:
+		printf("qid 0: unexpected opcode %#x\n", h->opcode);
+		return -1;
+	}
+}
+
+/* ---------------------------------------------------------- I/O queues */
+
+struct result {
+	uint8_t status;
+	uint8_t sense[18];
+	uint32_t sense_len;
+	uint32_t xfer;		/* data bytes moved */
+};
+
+static void check_condition(struct result *r, uint8_t key, uint8_t asc)
+{
+	memset(r->sense, 0, sizeof(r->sense));
+	r->sense[0] = 0x70;
+	r->sense[2] = key;
+	r->sense[7] = 10;
+	r->sense[12] = asc;
+	r->status = 0x02;	/* CHECK CONDITION */
+	r->sense_len = 18;
+	r->xfer = 0;
+}
+
+static uint64_t be(const uint8_t *p, int n)
+{
+	uint64_t v = 0;
+
+	while (n--)
+		v = (v << 8) | *p++;
+	return v;
+}
+
+static void put_be(uint8_t *p, uint64_t v, int n)
+{
+	while (n--) {
+		p[n] = v & 0xff;
+		v >>= 8;
+	}
+}
+
+/* Decode a READ or WRITE CDB; false if @cdb is neither. */
+static bool rw_cdb(const uint8_t *cdb, bool *write, uint64_t *lba,
+		   uint32_t *nblk)
+{
+	switch (cdb[0]) {
+	case 0x08: case 0x0a:
+		*lba = be(cdb + 1, 3) & 0x1fffff;
+		*nblk = cdb[4] ? cdb[4] : 256;
+		break;
+	case 0x28: case 0x2a:
+		*lba = be(cdb + 2, 4);
+		*nblk = be(cdb + 7, 2);
+		break;
+	case 0x88: case 0x8a:
+		*lba = be(cdb + 2, 8);
+		*nblk = be(cdb + 10, 4);
+		break;
+	default:
+		return false;
+	}
+	*write = cdb[0] & 0x02;
+	return true;
+}
+
+/* Non-data-transfer and small data-in commands, answered from @out. */
+static void exec_other(const struct rbd_cmd *cmd, uint8_t *out,
+		       struct result *r)
+{
+	const uint8_t *cdb = cmd->cdb;
+	uint32_t alloc = 0, n = 0;
+
+	memset(out, 0, 64);
+	switch (cdb[0]) {
+	case 0x00:	/* TEST UNIT READY */
+	case 0x35:	/* SYNCHRONIZE CACHE(10) */
+	case 0x91:	/* SYNCHRONIZE CACHE(16) */
+		return;
+	case 0x12:	/* INQUIRY */
+		alloc = be(cdb + 3, 2);
+		if (cdb[1] & 1) {
+			if (cdb[2] != 0) {
+				check_condition(r, 0x05, 0x24);
+				return;
+			}
+			out[3] = 1;	/* supported pages: page 00h only */
+			n = 5;
+			break;
+		}
+		out[2] = 6;
+		out[3] = 2;
+		out[4] = 31;
+		memcpy(out + 8, "RBDFAKE fake target     0001", 28);
+		n = 36;
+		break;
+	case 0x9e:	/* SERVICE ACTION IN(16) */
+		if ((cdb[1] & 0x1f) != 0x10) {
+			check_condition(r, 0x05, 0x24);
+			return;
+		}
+		alloc = be(cdb + 10, 4);
+		put_be(out, g.nblocks - 1, 8);
+		put_be(out + 8, BLOCK, 4);
+		n = 32;
+		break;
+	case 0x25:	/* READ CAPACITY(10) */
+		alloc = 8;
+		put_be(out, g.nblocks - 1, 4);
+		put_be(out + 4, BLOCK, 4);
+		n = 8;
+		break;
+	default:
+		check_condition(r, 0x05, 0x20);
+		return;
+	}
+	if (n > alloc)
+		n = alloc;
+	if (n > rbd_le32(cmd->data_length))
+		n = rbd_le32(cmd->data_length);
+	r->xfer = n;
+}
+
+/* Move @len bytes between the data buffer and the command's descriptors. */
+static int move_desc(struct conn *c, const struct rbd_cmd *cmd, uint32_t len,
+		     bool to_initiator)
+{
+	const struct rbd_desc *d = (const void *)(cmd + 1);
+	uint32_t off = 0, i;
+
+	for (i = 0; i < rbd_le16(cmd->nr_desc) && off < len; i++) {
+		struct rbd_desc one = d[i];
+
+		if (rbd_le32(one.len) > len - off)
+			one.len = rbd_cpu_to_le32(len - off);
+		if (rdma_data(c, &one, off, to_initiator))
+			return -1;
+		off += rbd_le32(one.len);
+	}
+	return 0;
+}
+
+/* Answer the triggering READ with the malformed response of g.hcase. */
+static int hostile_rsp(struct conn *c, const struct rbd_cmd *cmd)
+{
+	struct rbd_rsp *rsp = (void *)c->send_buf;
+	uint64_t tag = rbd_le64(cmd->hdr.tag);
+	uint32_t dlen = rbd_le32(cmd->data_length), len = sizeof(*rsp);
+	__le16 credits = rbd_cpu_to_le16(c->depth);
+
+	memset(c->send_buf, 0, SEND_SIZE);
+	fill_hdr(&rsp->hdr, RBD_OP_SCSI_RSP, sizeof(*rsp), cmd->hdr.tag);
+	rsp->credits = credits;
+	switch (g.hcase) {
+	case H_TAG:
+		rsp->hdr.tag = rbd_cpu_to_le64(rbd_tag(c->qid,
+						       rbd_tag_gen(tag) + 1,
+						       rbd_tag_slot(tag)));
+		break;
+	case H_OPCODE:
+		memset(rsp, 0, sizeof(struct rbd_tmf_rsp));
+		fill_hdr(&rsp->hdr, RBD_OP_TMF_RSP, sizeof(struct rbd_tmf_rsp),
+			 rbd_cpu_to_le64(rbd_tag(0, 0, 0)));
+		len = sizeof(struct rbd_tmf_rsp);
+		break;
+	case H_LENGTH:
+		rsp->hdr.length = rbd_cpu_to_le32(len + 8);
+		break;
+	case H_CREDITS:
+		rsp->credits = 0;
+		break;
+	case H_SENSE:
+		rsp->status = 0x02;
+		rsp->sense_len = rbd_cpu_to_le16(112);
+		len += 112;
+		rsp->hdr.length = rbd_cpu_to_le32(len);
+		break;
+	case H_IMM_LONG:
+		rsp->imm_len = rbd_cpu_to_le32(4096);
+		len += 4096;
+		rsp->hdr.length = rbd_cpu_to_le32(len);
+		break;
+	case H_BATCH_DUP:
+		rsp[1] = rsp[0];
+		len *= 2;
+		break;
+	case H_BATCH_LEN:
+		len += 16;
+		break;
+	case H_BATCH_DATA:
+		rsp[0].imm_len = rbd_cpu_to_le32(4);
+		rsp[1] = rsp[0];
+		rsp[1].imm_len = 0;
+		len *= 2;
+		break;
+	case H_BARE_LEN:
+		fill_pattern(c->send_buf, 0, dlen);
+		return send_msg(c, dlen - 512, true,
+				rbd_cpu_to_le32(rbd_bare_rsp(tag)));
+	case H_BARE_SLOT:
+		fill_pattern(c->send_buf, 0, dlen);
+		return send_msg(c, dlen, true,
+				rbd_cpu_to_le32((rbd_bare_rsp(tag) & 0xffff0000) |
+						0xffff));
+	case H_NONE:
+		break;
+	}
+	return send_msg(c, len, false, 0);
+}
+
+static int io_capsule(struct conn *c, const uint8_t *buf, uint32_t len)
+{
+	const struct rbd_cmd *cmd = (const void *)buf;
+	struct rbd_rsp *rsp = (void *)c->send_buf;
+	uint8_t *imm = c->send_buf + sizeof(*rsp);
+	struct result r = { 0 };
+	uint32_t dlen, rlen;
+	uint64_t lba;
+	uint32_t nblk;
+	bool write, immediate;
+	enum rbd_check chk;
+
+	chk = rbd_check_cmd(buf, len, &c->lim);
+	if (chk) {
+		printf("qid %u: bad command: %s\n", c->qid, rbd_check_str(chk));
+		return -1;
+	}
+	dlen = rbd_le32(cmd->data_length);
+	immediate = cmd->dir == RBD_DIR_READ && !cmd->nr_desc;
+
+	if (rw_cdb(cmd->cdb, &write, &lba, &nblk)) {
+		uint64_t bytes = (uint64_t)nblk * BLOCK;
+
+		if (lba + nblk > g.nblocks || lba + nblk < lba) {
+			check_condition(&r, 0x05, 0x21);
+		} else if (bytes != dlen ||
+			   cmd->dir != (write ? RBD_DIR_WRITE : RBD_DIR_READ)) {
+			check_condition(&r, 0x05, 0x24);
+		} else if (!write) {
+			if (g.hcase != H_NONE && g.count > 0 &&
+			    lba == g.trigger_lba) {
+				g.count--;
+				printf("hostile: %s for tag %#llx (READ at %llu)\n",
+				       hcase_name[g.hcase],
+				       (unsigned long long)rbd_le64(cmd->hdr.tag),
+				       (unsigned long long)lba);
+				fflush(stdout);
+				return hostile_rsp(c, cmd);
+			}
+			memcpy(immediate ? imm : c->data,
+			       g.disk + lba * BLOCK, bytes);
+			if (!immediate && move_desc(c, cmd, bytes, true))
+				return -1;
+			r.xfer = bytes;
+		} else {
+			if (cmd->nr_desc) {
+				if (move_desc(c, cmd, bytes, false))
+					return -1;
+				memcpy(g.disk + lba * BLOCK, c->data, bytes);
+			} else {
+				memcpy(g.disk + lba * BLOCK, cmd + 1, bytes);
+			}
+			r.xfer = bytes;
+		}
+	} else {
+		exec_other(cmd, immediate ? imm : c->data, &r);
+		if (!immediate && r.xfer && cmd->dir == RBD_DIR_READ &&
+		    move_desc(c, cmd, r.xfer, true))
+			return -1;
+		if (cmd->dir != RBD_DIR_READ)
+			r.xfer = 0;
+	}
+
+	memset(rsp, 0, sizeof(*rsp));
+	rsp->status = r.status;
+	rsp->credits = rbd_cpu_to_le16(c->depth);
+	if (r.xfer < dlen && !r.status)
+		rsp->residual = rbd_cpu_to_le32(dlen - r.xfer);
+	rlen = sizeof(*rsp);
+	if (immediate) {
+		rsp->imm_len = rbd_cpu_to_le32(r.xfer);
+		rlen += r.xfer;
+	}
+	if (r.sense_len) {
+		memcpy(c->send_buf + rlen, r.sense, r.sense_len);
+		rsp->sense_len = rbd_cpu_to_le16(r.sense_len);
+		rlen += r.sense_len;
+	}
+	fill_hdr(&rsp->hdr, RBD_OP_SCSI_RSP, rlen, cmd->hdr.tag);
+	rsp->hdr.flags = r.xfer < dlen && !r.status ?
+			 rbd_cpu_to_le16(RBD_RSP_F_UNDERFLOW) : 0;
+	return send_msg(c, rlen, false, 0);
+}
+
+/* --------------------------------------------------------- connections */
+
+static struct session *find_session(uint64_t handle)
+{
+	unsigned int i;
+
+	for (i = 0; i < MAX_SESSIONS; i++)
+		if (g.sessions[i].handle && g.sessions[i].handle == handle)
+			return &g.sessions[i];
+	return NULL;
+}
+
+static void reject(struct rdma_cm_id *id, uint16_t reason)
+{
+	struct rbd_cm_rej rej = {
+		.magic = rbd_cpu_to_le32(RBD_CM_MAGIC),
+		.version = rbd_cpu_to_le16(RBD_PROTO_VERSION),
+		.length = rbd_cpu_to_le16(sizeof(rej)),
+		.reason = rbd_cpu_to_le16(reason),
+		.min_version = rbd_cpu_to_le16(RBD_PROTO_VERSION),
+		.max_version = rbd_cpu_to_le16(RBD_PROTO_VERSION),
+	};
+
+	rdma_reject(id, &rej, sizeof(rej));
+}
+
+/*
+ * Accept or reject a connect request. Return true if its id is to be
+ * destroyed (rejected), which may happen only once the event is acked.
+ */
+static bool on_connect_request(struct rdma_cm_event *ev)
+{
+	struct rdma_cm_id *id = ev->id;
+	struct rdma_conn_param param = {};
+	struct ibv_qp_init_attr attr = {};
+	struct ibv_device_attr dattr;
+	struct rbd_cm_req req;
+	struct rbd_cm_rep rep = {};
+	struct session *s = NULL;
+	struct conn *c;
+	enum rbd_check chk;
+	size_t rlen;
+	uint32_t i;
+	int slot;
+
+	chk = rbd_check_cm_req(ev->param.conn.private_data,
+			       ev->param.conn.private_data_len, &req);
+	if (chk) {
+		printf("connect request: %s\n", rbd_check_str(chk));
+		reject(id, rbd_check_reject_reason(chk));
+		return true;
+	}
+	if (rbd_le16(req.qid)) {
+		s = find_session(rbd_le64(req.session_handle));
+		if (!s || rbd_le16(req.qid) > rbd_le16(s->grant.nr_queues) ||
+		    rbd_le16(req.queue_depth) > rbd_le16(s->grant.queue_depth)) {
+			reject(id, s ? RBD_REJ_INVALID_QID :
+				       RBD_REJ_UNKNOWN_SESSION);
+			return true;
+		}
+	}
+	for (slot = 0; slot < MAX_CONNS && g.conns[slot]; slot++)
+		;
+	c = slot < MAX_CONNS ? calloc(1, sizeof(*c)) : NULL;
+	if (!c) {
+		reject(id, RBD_REJ_NO_RESOURCES);
+		return true;
+	}
+	c->id = id;
+	id->context = c;
+	c->qid = rbd_le16(req.qid);
+	c->depth = rbd_le16(req.queue_depth);
+	c->sess = s;
+	c->iwarp = id->verbs->device->transport_type == IBV_TRANSPORT_IWARP;
+	if (s) {
+		rbd_check_limits_init(&c->lim, &s->grant, c->qid, c->depth);
+		c->nrecv = c->depth;
+		c->rsize = rbd_cmd_capsule_max(c->lim.inline_write_size,
+					       c->lim.max_desc);
+	} else {
+		c->nrecv = RBD_CTRL_SLOTS;
+		c->rsize = RBD_CTRL_CAPSULE_MAX;
+	}
+	c->rsize = (c->rsize + 63) & ~63U;
+	rlen = tool_mr_len((size_t)c->nrecv * c->rsize);
+	c->pd = ibv_alloc_pd(id->verbs);
+	c->rcq = ibv_create_cq(id->verbs, c->nrecv + 1, NULL, NULL, 0);
+	c->scq = ibv_create_cq(id->verbs, 8, NULL, NULL, 0);
+	c->recv_buf = aligned_alloc(4096, rlen);
+	c->send_buf = aligned_alloc(4096, tool_mr_len(SEND_SIZE));
+	c->data = aligned_alloc(4096, tool_mr_len(MAX_IO));
+	if (!c->pd || !c->rcq || !c->scq || !c->recv_buf || !c->send_buf ||
+	    !c->data)
+		goto fail;
+	c->recv_mr = ibv_reg_mr(c->pd, c->recv_buf, rlen,
+				IBV_ACCESS_LOCAL_WRITE);
+	c->send_mr = ibv_reg_mr(c->pd, c->send_buf, tool_mr_len(SEND_SIZE),
+				IBV_ACCESS_LOCAL_WRITE);
+	c->data_mr = ibv_reg_mr(c->pd, c->data, tool_mr_len(MAX_IO),
+				IBV_ACCESS_LOCAL_WRITE);
+	if (!c->recv_mr || !c->send_mr || !c->data_mr)
+		goto fail;
+	attr.send_cq = c->scq;
+	attr.recv_cq = c->rcq;
+	attr.qp_type = IBV_QPT_RC;
+	attr.cap.max_send_wr = 4;
+	attr.cap.max_recv_wr = c->nrecv;
+	attr.cap.max_send_sge = 1;
+	attr.cap.max_recv_sge = 1;
+	if (rdma_create_qp(id, c->pd, &attr))
+		goto fail;
+	for (i = 0; i < c->nrecv; i++)
+		if (post_recv(c, i))
+			goto fail;
+
+	if (ibv_query_device(id->verbs, &dattr))
+		dattr.max_qp_init_rd_atom = 1;
+	rep.magic = rbd_cpu_to_le32(RBD_CM_MAGIC);
+	rep.version = req.version;
+	rep.length = rbd_cpu_to_le16(sizeof(rep));
+	rep.qid = req.qid;
+	rep.queue_depth = req.queue_depth;
+	param.private_data = &rep;
+	param.private_data_len = sizeof(rep);
+	param.responder_resources = 0;
+	param.initiator_depth = ev->param.conn.responder_resources;
+	if (param.initiator_depth > dattr.max_qp_init_rd_atom)
+		param.initiator_depth = dattr.max_qp_init_rd_atom;
+	if (!param.initiator_depth)
+		param.initiator_depth = 1;
+	param.rnr_retry_count = 7;
+	if (rdma_accept(id, &param)) {
+		perror("rdma_accept");
+		goto fail;
+	}
+	g.conns[slot] = c;
+	vlog("qid %u: accepted (depth %u)\n", c->qid, c->depth);
+	return false;
+
+fail:
+	printf("qid %u: cannot set up the connection\n", c->qid);
+	reject(id, RBD_REJ_NO_RESOURCES);
+	if (id->qp)
+		rdma_destroy_qp(id);
+	c->id = NULL;	/* destroyed by the caller, after the ack */
+	id->context = NULL;
+	conn_free(c);
+	return true;
+}
+
+static void conn_drop(struct conn *c)
+{
+	int i;
+
+	for (i = 0; i < MAX_CONNS; i++)
+		if (g.conns[i] == c)
+			g.conns[i] = NULL;
+	vlog("qid %u: closed\n", c->qid);
+	conn_free(c);
+}
+
+static void handle_cm_event(void)
+{
+	struct rdma_cm_event *ev;
+	struct rdma_cm_id *id;
+	struct conn *c;
+	enum rdma_cm_event_type type;
+
+	if (rdma_get_cm_event(g.ech, &ev))
+		return;
+	type = ev->event;
+	id = ev->id;
+	if (type == RDMA_CM_EVENT_CONNECT_REQUEST) {
+		bool destroy = on_connect_request(ev);
+
+		rdma_ack_cm_event(ev);
+		if (destroy)
+			rdma_destroy_id(id);
+		return;
+	}
+	c = id == g.listen_id ? NULL : id->context;
+	rdma_ack_cm_event(ev);
+	vlog("cm event %s\n", rdma_event_str(type));
+	if (!c)
+		return;
+	switch (type) {
+	case RDMA_CM_EVENT_ESTABLISHED:
+		break;
+	case RDMA_CM_EVENT_DISCONNECTED:
+		rdma_disconnect(id);
+		conn_drop(c);
+		break;
+	default:
+		/* Unreachable, rejected, device removal, ...: drop it. */
+		conn_drop(c);
+		break;
+	}
+}
+
+/* Handle the receive completions of @c; false if it must be dropped. */
+static bool poll_conn(struct conn *c)
+{
+	struct ibv_wc wc[8];
+	int n, i, ret;
+
+	n = ibv_poll_cq(c->rcq, 8, wc);
+	for (i = 0; i < n; i++) {
+		const uint8_t *buf;
+
+		if (wc[i].status != IBV_WC_SUCCESS) {
+			vlog("qid %u: receive: %s\n", c->qid,
+			     ibv_wc_status_str(wc[i].status));
+			return false;
+		}
+		buf = c->recv_buf + (size_t)wc[i].wr_id * c->rsize;
+		if (c->qid == 0)
+			ret = ctrl_capsule(c, buf, wc[i].byte_len);
+		else
+			ret = io_capsule(c, buf, wc[i].byte_len);
+		if (ret || post_recv(c, wc[i].wr_id))
+			return false;
+	}
+	return true;
+}
+
+static int setup_listener(void)
+{
+	struct addrinfo *ai, hints = { .ai_socktype = SOCK_STREAM,
+				       .ai_flags = AI_PASSIVE };
+
+	if (getaddrinfo(g.addr, g.port, &hints, &ai)) {
+		fprintf(stderr, "rbd-fake-target: cannot resolve %s:%s\n",
+			g.addr, g.port);
+		return -1;
+	}
+	g.ech = rdma_create_event_channel();
+	if (!g.ech || rdma_create_id(g.ech, &g.listen_id, NULL, RDMA_PS_TCP) ||
+	    rdma_bind_addr(g.listen_id, ai->ai_addr) ||
+	    rdma_listen(g.listen_id, 16)) {
+		perror("rbd-fake-target: listen");
+		freeaddrinfo(ai);
+		return -1;
+	}
+	freeaddrinfo(ai);
+	return 0;
+}
+
+static void usage(FILE *f)
+{
+	unsigned int i;
+
+	fprintf(f,
+		"usage: rbd-fake-target -a ADDR [-p PORT] [-n BLOCKS] [-H CASE] [-T LBA] [-c COUNT] [-v]\n"
+		"       rbd-fake-target -P LBA NBLK   (print the pattern of those blocks)\n"
+		"cases:");
+	for (i = H_TAG; i < sizeof(hcase_name) / sizeof(hcase_name[0]); i++)
+		fprintf(f, " %s", hcase_name[i]);
+	fprintf(f, "\n");
+}
+
+static bool parse_u64(const char *s, uint64_t *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtoull(s, &end, 0);
+	return !errno && *s && !*end;
+}
+
+int main(int argc, char **argv)
+{
+	uint64_t v, lba, nblk;
+	unsigned int i;
+	int opt;
+
+	while ((opt = getopt(argc, argv, "a:p:n:H:T:c:P:vh")) != -1) {
+		switch (opt) {
+		case 'a':
+			g.addr = optarg;
+			break;
+		case 'p':
+			g.port = optarg;
+			break;
+		case 'n':
+			if (!parse_u64(optarg, &g.nblocks) || g.nblocks < 8 ||
+			    g.nblocks > (1ULL << 21)) {
+				fprintf(stderr, "rbd-fake-target: -n: 8..2097152 blocks\n");
+				return 1;
+			}
+			break;
+		case 'H':
+			for (i = H_TAG; i < sizeof(hcase_name) / sizeof(hcase_name[0]); i++)
+				if (!strcmp(optarg, hcase_name[i]))
+					g.hcase = i;
+			if (g.hcase == H_NONE) {
+				fprintf(stderr, "rbd-fake-target: unknown case '%s'\n", optarg);
+				usage(stderr);
+				return 1;
+			}
+			break;
+		case 'T':
+			if (!parse_u64(optarg, &g.trigger_lba)) {
+				fprintf(stderr, "rbd-fake-target: -T: not a number\n");
+				return 1;
+			}
+			break;
+		case 'c':
+			if (!parse_u64(optarg, &v) || v > 1000) {
+				fprintf(stderr, "rbd-fake-target: -c: 0..1000\n");
+				return 1;
+			}
+			g.count = v;
+			break;
+		case 'P':
+			if (optind >= argc || !parse_u64(optarg, &lba) ||
+			    !parse_u64(argv[optind], &nblk) || nblk > 4096) {
+				fprintf(stderr, "rbd-fake-target: -P LBA NBLK (NBLK <= 4096)\n");
+				return 1;
+			} else {
+				size_t len = nblk * BLOCK;
+				uint8_t *p = malloc(len ? len : 1);
+
+				if (!p)
+					return 1;
+				fill_pattern(p, lba * BLOCK, len);
+				fwrite(p, 1, len, stdout);
+				free(p);
+				return 0;
+			}
+		case 'v':
+			g.verbose++;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 1;
+		}
+	}
+	if (!g.addr || optind != argc) {
+		usage(stderr);
+		return 1;
+	}
+	g.disk = malloc(g.nblocks * BLOCK);
+	if (!g.disk) {
+		fprintf(stderr, "rbd-fake-target: out of memory\n");
+		return 1;
+	}
+	fill_pattern(g.disk, 0, g.nblocks * BLOCK);
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	if (setup_listener())
+		return 1;
+	printf("listening on %s:%s, %llu blocks, case %s at LBA %llu x%d\n",
+	       g.addr, g.port, (unsigned long long)g.nblocks,
+	       hcase_name[g.hcase], (unsigned long long)g.trigger_lba, g.count);
+	fflush(stdout);
+
+	while (!stop) {
+		struct pollfd p = { .fd = g.ech->fd, .events = POLLIN };
+
+		if (poll(&p, 1, 1) > 0)
+			handle_cm_event();
+		for (i = 0; i < MAX_CONNS; i++) {
+			struct conn *c = g.conns[i];
+
+			if (!c || c->dead)
+				continue;
+			if (!poll_conn(c)) {
+				/* Disconnect; the DISCONNECTED event frees it. */
+				c->dead = true;
+				rdma_disconnect(c->id);
+			}
+		}
+	}
+	for (i = 0; i < MAX_CONNS; i++)
+		if (g.conns[i]) {
+			rdma_disconnect(g.conns[i]->id);
+			conn_free(g.conns[i]);
+		}
+	rdma_destroy_id(g.listen_id);
+	rdma_destroy_event_channel(g.ech);
+	free(g.disk);
+	return 0;
+}

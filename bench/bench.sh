@@ -19,6 +19,9 @@
 #                      BENCH_RBDX_PARAMS ("rbdt.complete_inline=0 ..."),
 #                      for an A/B in one boot
 #   BENCH_PERFTEST     perftest runs, TEST:SIZE (empty: none)
+#   BENCH_BACKEND      the RAM disk every transport exports: nullb
+#                      (memory-backed null_blk, 1 MiB transfers; default)
+#                      or brd (255-sector limit)
 #   BENCH_PERF         TRANSPORT:JOB pairs to profile (perf record -a -g in
 #                      the guest), e.g. "rbd:randread32 nvme:randread32"
 #   RBD_RESULTS        results directory (results/bench-<date>)
@@ -36,7 +39,7 @@ RUN=${RBD_RESULTS:-$REPO/results/bench-$(date +%Y%m%d-%H%M%S)}
 mkdir -p "$RUN/single"
 # The guest reads its settings from the run's shared directory.
 {
-	for v in BENCH_REPS BENCH_RUNTIME BENCH_RAMP BENCH_JOBS BENCH_TRANSPORTS BENCH_PERFTEST BENCH_PERF BENCH_RBDX_ATTRS BENCH_RBDX_PARAMS; do
+	for v in BENCH_REPS BENCH_RUNTIME BENCH_RAMP BENCH_JOBS BENCH_TRANSPORTS BENCH_PERFTEST BENCH_PERF BENCH_RBDX_ATTRS BENCH_RBDX_PARAMS BENCH_BACKEND; do
 		[ -n "${!v+x}" ] && printf "%s='%s'\n" "$v" "${!v}"
 	done
 } > "$RUN/single/bench.conf"

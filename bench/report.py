@@ -25,7 +25,7 @@ JOBS = {
     "read1m": ("1M sequential read, QD4", "mbps"),
 }
 TRANSPORTS = ["local", "rbd", "rbdx", "rnbd", "nvme", "srp", "iser", "iscsi", "nbd"]
-LABEL = {"local": "local brd", "rbd": "rbd", "rbdx": "rbd attrs", "rnbd": "RNBD", "nvme": "nvme-rdma",
+LABEL = {"local": "local", "rbd": "rbd", "rbdx": "rbd attrs", "rnbd": "RNBD", "nvme": "nvme-rdma",
          "srp": "SRP", "iser": "iSER", "iscsi": "iSCSI/TCP", "nbd": "NBD/TCP"}
 USER_HZ = 100
 
@@ -37,7 +37,7 @@ def read_meta(raw):
             for line in f:
                 k, _, v = line.strip().partition(" ")
                 if k in ("kernel", "cpus", "jobs", "transports", "fio", "rbdx_attrs", "rbdx_params",
-                         "clocksource", "topology"):
+                         "clocksource", "topology", "backend", "backend_max_hw_sectors_kb"):
                     meta[k] = v
                 elif k == "reps":
                     # reps N runtime N ramp N
@@ -262,6 +262,8 @@ def table(data):
                   meta.get("fio", ""), meta.get("reps", "?"), meta.get("runtime", "?"),
                   meta.get("ramp", "?")))
     out.append("link: %s" % meta.get("topology", "?"))
+    out.append("backend: %s (max_hw_sectors_kb %s)" % (meta.get("backend", "brd /dev/ram0"),
+                                                      meta.get("backend_max_hw_sectors_kb", "127")))
     if "rbdx" in data["transports"]:
         out.append("rbd attrs: rbd with the session attributes '%s' and the module parameters '%s'"
                    % (meta.get("rbdx_attrs", ""), meta.get("rbdx_params", "")))

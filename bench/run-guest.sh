@@ -4,7 +4,7 @@
 # bench/run-guest.sh OUTDIR [CONF]
 #
 # Runs inside the test guest (started by tests/bench/001 through the rig,
-# see bench/bench.sh): one RAM disk (brd, /dev/ram0) exported by every
+# see bench/bench.sh): one RAM disk (BENCH_BACKEND) exported by every
 # transport, the same fio jobs against each transport's block device in
 # turn, repetitions interleaved (A B C A B C), and perftest over the same
 # soft RDMA link. Writes raw results under OUTDIR:
@@ -28,7 +28,7 @@
 # reason; the bench goes on with the others. Settings come from CONF
 # (shell assignments, written by bench/bench.sh):
 #   BENCH_REPS, BENCH_RUNTIME, BENCH_RAMP, BENCH_JOBS, BENCH_TRANSPORTS,
-#   BENCH_PERFTEST, BENCH_RD_MIB, BENCH_RBDX_ATTRS, BENCH_PERF (TRANSPORT:JOB pairs to
+#   BENCH_PERFTEST, BENCH_RD_MIB, BENCH_BACKEND, BENCH_RBDX_ATTRS, BENCH_PERF (TRANSPORT:JOB pairs to
 #   profile with "perf record -a -g" during the job)
 
 OUTDIR=$1
@@ -43,6 +43,13 @@ BENCH_JOBS=${BENCH_JOBS:-"qd1 qd1poll randread32 randwrite32 read128k write128k 
 BENCH_TRANSPORTS=${BENCH_TRANSPORTS:-"local rbd rnbd nvme srp iser iscsi nbd"}
 BENCH_PERFTEST=${BENCH_PERFTEST-"write_bw:4096 write_bw:131072 read_bw:4096 read_bw:131072 write_lat:4096 read_lat:4096 send_lat:4096"}
 BENCH_RD_MIB=${BENCH_RD_MIB:-256}
+# The RAM disk every transport exports: "nullb", a memory-backed null_blk
+# device completing in the submitter's context with a 1 MiB transfer
+# limit; or "brd", whose queue keeps the block layer's default limit of
+# 255 sectors, which LIO's iblock reports (aligned down to 124 KiB) as
+# MAXIMUM TRANSFER LENGTH: the LIO fabrics (rbd, SRP, iSER, iSCSI) then
+# split larger I/O into several commands, nvmet and RNBD do not.
+BENCH_BACKEND=${BENCH_BACKEND:-nullb}
 BENCH_PERF=${BENCH_PERF:-}
 # With the polled job, rbd and nvme-rdma log in with one poll queue (on
 # top of their interrupt-driven queues, which the other jobs use).
@@ -51,7 +58,15 @@ case " $BENCH_JOBS " in *" qd1poll "*) POLL=1 ;; esac
 
 TGT=${RBD_TGT_ADDR:-10.10.0.1}
 INI=${RBD_INI_ADDR:-10.10.0.2}
-RAM=/dev/ram0
+case "$BENCH_BACKEND" in
+brd)
+	RAM=/dev/ram0
+	BACKEND_DESC="brd $RAM, $BENCH_RD_MIB MiB" ;;
+nullb)
+	RAM=/dev/nullb0
+	BACKEND_DESC="null_blk $RAM, memory-backed, completion in the submitter (irqmode 0), max_sectors 2048" ;;
+*) echo "BENCH_BACKEND: brd or nullb, not '$BENCH_BACKEND'"; exit 1 ;;
+esac
 LIO=/sys/kernel/config/target
 IQN_RBD=iqn.2026-12.org.example.rbd:bench
 INI_RBD=iqn.2026-12.org.example.rbd:bench-ini
@@ -94,7 +109,7 @@ sd_list() { ls /sys/block 2>/dev/null | grep '^sd' | tr '\n' ' '; }
 # ------------------------------------------------------------------ targets
 # Each setup_<t> prepares the target side once; connect_<t> logs the
 # initiator in and prints the block device; disconnect_<t> logs out.
-# Every target shares /dev/ram0: LIO's iblock backstore holds it
+# Every target shares $RAM: LIO's iblock backstore holds it
 # exclusively, nvmet and rnbd-server open it shared, nbd-server opens it
 # as a file.
 
@@ -398,7 +413,7 @@ job_na() {
 	rbd | rbdx | nvme)
 		[ "$(cat "$q" 2>/dev/null)" = 1 ] && return 0
 		echo "no poll queue granted (queue/io_poll is not 1)" ;;
-	local) echo "brd is bio-based: no poll queues" ;;
+	local) echo "the bench's $BENCH_BACKEND device has no poll queues" ;;
 	rnbd) echo "the bench does not set up RNBD's poll queues" ;;
 	srp | iser | iscsi) echo "SCSI initiator without poll queues" ;;
 	nbd) echo "nbd has no poll queues" ;;
@@ -584,12 +599,22 @@ teardown() {
 	echo "rbdx_params ${BENCH_RBDX_PARAMS:-}"
 	echo "fio $(fio --version)"
 	echo "clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)"
+	echo "backend $BACKEND_DESC"
 	echo "topology rxe0 on vA ($TGT) and rxe1 on vB ($INI); rdma_cm resolves both ends to rxe0 (loopback)"
 	rdma link show
 } > "$OUTDIR/meta.txt" 2>&1
 
 modprobe -a sd_mod sg > /dev/null 2>&1
-modprobe brd rd_nr=1 rd_size=$((BENCH_RD_MIB * 1024)) || { echo "brd does not load"; exit 1; }
+if [ "$BENCH_BACKEND" = brd ]; then
+	modprobe brd rd_nr=1 rd_size=$((BENCH_RD_MIB * 1024)) || { echo "brd does not load"; exit 1; }
+else
+	modprobe null_blk nr_devices=1 queue_mode=2 irqmode=0 memory_backed=1 \
+		bs=512 gb=$(((BENCH_RD_MIB + 1023) / 1024)) max_sectors=2048 \
+		hw_queue_depth=128 || { echo "null_blk does not load"; exit 1; }
+fi
+udevadm settle 2> /dev/null
+[ -b "$RAM" ] || { echo "no $RAM"; exit 1; }
+echo "backend_max_hw_sectors_kb $(cat "/sys/block/${RAM#/dev/}/queue/max_hw_sectors_kb")" >> "$OUTDIR/meta.txt"
 # Fill the RAM disk once, so reads are not served from unallocated pages.
 dd if=/dev/zero of=$RAM bs=1M count="$BENCH_RD_MIB" oflag=direct 2>> "$LOG"
 

@@ -597,6 +597,7 @@ extern struct workqueue_struct *rbdt_wq;
 extern struct dentry *rbdt_debugfs_root;
 extern bool rbdt_complete_inline;
 extern bool rbdt_post_bh_disabled;
+extern unsigned int rbdt_post_bh_max_data;
 extern bool rbdt_cq_highpri;
 
 /**

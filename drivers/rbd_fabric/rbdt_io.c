@@ -461,6 +461,12 @@ void rbdt_rsp_flush(struct rbdt_queue *q)
  * batch. Return 0 or an error; either way the slot is free for the
  * initiator afterwards. After 0 the SEND's completion, or the failure of
  * the batch, finishes the command.
+ *
+ * A response behind RDMA WRITEs of more than rbdt_post_bh_max_data bytes
+ * is posted with bottom halves enabled even where rbdt_post_begin() would
+ * disable them: on Soft-RoCE the whole transfer would otherwise be built,
+ * checksummed and sent inside this (high-priority) CQ worker, which then
+ * holds the CPU and receives no further command until it is out.
  */
 static int rbdt_post_rsp(struct rbdt_cmd *cmd, struct ib_send_wr *first)
 {
@@ -475,7 +481,10 @@ static int rbdt_post_rsp(struct rbdt_cmd *cmd, struct ib_send_wr *first)
 	if (r)
 		ib_dma_sync_single_for_device(q->dev->ib_dev, r->dma,
 					      q->recv_size, DMA_FROM_DEVICE);
-	bh = !batch && rbdt_post_begin(q);
+	bh = !batch && (first == &cmd->send_wr ||
+			cmd->se_cmd.data_length <=
+				READ_ONCE(rbdt_post_bh_max_data)) &&
+	     rbdt_post_begin(q);
 	spin_lock_irqsave(&q->lock, flags);
 	if (!q->dying) {
 		ret = r ? ib_post_recv(q->qp, &r->wr, NULL) : 0;

@@ -16,6 +16,7 @@
 #include <linux/debugfs.h>
 #include <linux/kstrtox.h>
 #include <linux/module.h>
+#include <linux/sizes.h>
 #include <linux/string.h>
 #include <linux/workqueue.h>
 #include <target/target_core_base.h>
@@ -165,6 +166,12 @@ bool rbdt_post_bh_disabled = true;
 module_param_named(post_bh_disabled, rbdt_post_bh_disabled, bool, 0644);
 MODULE_PARM_DESC(post_bh_disabled,
 		 "Post work requests with bottom halves disabled, so that a software RDMA provider's send processing (rxe's tasklet) runs right after the post instead of waking ksoftirqd (default Y)");
+
+/* See rbdt_post_rsp(). */
+unsigned int rbdt_post_bh_max_data = SZ_32K;
+module_param_named(post_bh_max_data, rbdt_post_bh_max_data, uint, 0644);
+MODULE_PARM_DESC(post_bh_max_data,
+		 "Post a response behind RDMA WRITEs of more data than this (bytes) without disabling bottom halves, so that a software provider moves the data outside rbdt's CQ worker (default 32768)");
 
 static int __init rbdt_init(void)
 {

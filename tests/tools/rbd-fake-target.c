@@ -598,8 +598,7 @@ static int io_capsule(struct conn *c, const uint8_t *buf, uint32_t len)
 	memset(rsp, 0, sizeof(*rsp));
 	rsp->status = r.status;
 	rsp->credits = rbd_cpu_to_le16(c->depth);
-	if (r.xfer < dlen && !r.status)
-		rsp->residual = rbd_cpu_to_le32(dlen - r.xfer);
+
 	rlen = sizeof(*rsp);
 	if (immediate) {
 		rsp->imm_len = rbd_cpu_to_le32(r.xfer);
@@ -611,8 +610,10 @@ static int io_capsule(struct conn *c, const uint8_t *buf, uint32_t len)
 		rlen += r.sense_len;
 	}
 	fill_hdr(&rsp->hdr, RBD_OP_SCSI_RSP, rlen, cmd->hdr.tag);
-	rsp->hdr.flags = r.xfer < dlen && !r.status ?
-			 rbd_cpu_to_le16(RBD_RSP_F_UNDERFLOW) : 0;
+	if (r.xfer < dlen && !r.status) {
+		rsp->hdr.flags = rbd_cpu_to_le16(RBD_RSP_F_UNDERFLOW);
+		rsp->residual = rbd_cpu_to_le32(dlen - r.xfer);
+	}
 	return send_msg(c, rlen, false, 0);
 }
 

@@ -149,8 +149,11 @@ def perftest_metrics(path, size):
             if len(fs) >= 4 and fs[0] == str(size) and fs[1].isdigit():
                 vals = [float(x) for x in fs[2:] if re.match(r"^[0-9.]+$", x)]
                 if PT_BW.search(os.path.basename(path)):
-                    # bytes iterations BW_peak BW_average[MB/s] MsgRate[Mpps]
-                    return {"bw_MBps": vals[1], "msg_rate_Mpps": vals[2]}
+                    # bytes iterations BW_peak BW_average[MB/sec] MsgRate[Mpps];
+                    # perftest's MB is 2^20 bytes, fio's (and this
+                    # report's) 10^6: bw_MBps is in 10^6 bytes per second.
+                    return {"bw_MBps": vals[1] * 1048576 / 1e6, "bw_MiBps": vals[1],
+                            "msg_rate_Mpps": vals[2]}
                 # bytes iterations t_min t_max t_typical t_avg t_stdev p99 p99.9
                 r = {"t_min_us": vals[0], "t_typical_us": vals[2], "t_avg_us": vals[3]}
                 if len(vals) >= 6:
@@ -166,11 +169,85 @@ def summarize(values):
             "spread_pct": (hi - lo) / mean * 100.0 if mean else 0.0, "values": values}
 
 
+# The issue's targets (Documentation/performance.rst, "Targets"), as
+# (job, metric, peers, bound, description). A peer list means the best of
+# those peers in each repetition; bound > 0: rbd's figure must be at least
+# bound times the peer's (throughput), bound < 0: at most -bound times
+# (latency). Peers named "perftest:NAME" are perftest's bandwidth.
+TARGETS = [
+    ("randread32", "iops", ("rnbd", "nvme", "srp"), 1.10, "best RDMA peer"),
+    ("randwrite32", "iops", ("rnbd", "nvme", "srp"), 1.10, "best RDMA peer"),
+    ("qd1", "lat_us", ("nvme",), -0.90, "mean latency"),
+    ("qd1", "p99_us", ("nvme",), -0.90, "p99 latency"),
+    ("qd1poll", "lat_us", ("nvme",), -0.50, "mean latency, both polled"),
+    ("qd1poll", "p99_us", ("nvme",), -0.50, "p99 latency, both polled"),
+    ("read128k", "mbps", ("rnbd", "nvme", "srp"), 1.00, "best RDMA peer"),
+    ("write128k", "mbps", ("rnbd", "nvme", "srp"), 1.00, "best RDMA peer"),
+    ("read128k", "mbps", ("perftest:ib_read_bw 131072",), 0.90, "perftest"),
+    ("write128k", "mbps", ("perftest:ib_write_bw 131072",), 0.90, "perftest"),
+    ("randread32", "iops", ("iscsi",), 2.0, "TCP"),
+    ("randread32", "iops", ("nbd",), 2.0, "TCP"),
+    ("randread32", "iops", ("iser",), 1.5, "iSER"),
+    ("randwrite32", "iops", ("iscsi",), 2.0, "TCP"),
+    ("randwrite32", "iops", ("nbd",), 2.0, "TCP"),
+    ("randwrite32", "iops", ("iser",), 1.5, "iSER"),
+]
+
+
+def targets(fio_rep, perf):
+    """Each target of TARGETS the results allow to judge: rbd's mean over
+    the best peer's mean, and the same ratio per repetition (paired: the
+    transports of one repetition ran one after the other, so a drift of the
+    rig over the run affects both figures of a pair alike)."""
+    out = []
+    for job, key, peers, bound, desc in TARGETS:
+        rbd = {r: m[key] for r, m in fio_rep.get(job, {}).get("rbd", {}).items() if key in m}
+        if not rbd:
+            continue
+        if peers[0].startswith("perftest:"):
+            name = peers[0][len("perftest:"):]
+            vals = perf.get(name, {}).get("bw_MBps", [])
+            # perftest runs once per repetition, in the same order.
+            peer = {r: v for r, v in zip(sorted(rbd), vals)}
+            label = name
+        else:
+            peer = {}
+            best = {}
+            for t in peers:
+                for r, m in fio_rep.get(job, {}).get(t, {}).items():
+                    if key not in m or not m[key]:
+                        continue
+                    better = key in ("iops", "mbps") and m[key] > peer.get(r, 0) or \
+                        key not in ("iops", "mbps") and m[key] < peer.get(r, float("inf"))
+                    if better:
+                        peer[r], best[r] = m[key], t
+            label = "/".join(LABEL.get(t, t) for t in peers)
+        reps = sorted(r for r in rbd if r in peer and peer[r])
+        if not reps:
+            continue
+        ratios = [rbd[r] / peer[r] for r in reps]
+        mean_ratio = (sum(rbd[r] for r in reps) / len(reps)) / (sum(peer[r] for r in reps) / len(reps))
+        ok = (lambda x: x >= bound) if bound > 0 else (lambda x: x <= -bound)
+        n_ok = sum(1 for x in ratios if ok(x))
+        if ok(mean_ratio) and n_ok == len(ratios):
+            verdict = "met"
+        elif ok(mean_ratio):
+            verdict = "met on the mean"
+        else:
+            verdict = "missed"
+        out.append({"job": job, "metric": key, "peer": label, "description": desc,
+                    "bound": ">= %.2fx" % bound if bound > 0 else "<= %.2fx" % -bound,
+                    "ratio": mean_ratio, "rep_ratios": ratios, "reps_met": n_ok,
+                    "verdict": verdict})
+    return out
+
+
 def collect(raw):
     meta = read_meta(raw)
     ncpus = int(meta.get("cpus", "0") or 0)
     status = read_transports(raw)
     fio = {}
+    fio_rep = {}
     na = {}
     errors = []
     fdir = os.path.join(raw, "fio")
@@ -193,6 +270,7 @@ def collect(raw):
                     continue
                 for k, v in m.items():
                     fio.setdefault(job, {}).setdefault(t, {}).setdefault(k, []).append(v)
+                fio_rep.setdefault(job, {}).setdefault(t, {})[rep] = m
     jobs = {}
     for job, per_t in fio.items():
         jobs[job] = {t: {k: summarize(v) for k, v in ms.items()} for t, ms in per_t.items()}
@@ -241,6 +319,7 @@ def collect(raw):
     return {"meta": meta, "transports": status, "jobs": jobs, "ratios": ratios,
             "job_not_available": {j: v for j, v in job_na.items() if v},
             "rbd_qd1poll_lat_vs_peer_qd1": cross,
+            "targets": targets(fio_rep, perf),
             "perftest": perftest, "job_descriptions": {k: v[0] for k, v in JOBS.items()},
             "errors": errors}
 
@@ -326,11 +405,23 @@ def table(data):
                                                     if x[0] in TRANSPORTS else 99)))
         out.append("")
     if data["perftest"]:
-        out.append("perftest over the same link (rdma_cm, -R)")
+        out.append("perftest over the same link (rdma_cm, -R); bw_MBps in 10^6 bytes/s like "
+                   "fio's MB/s, bw_MiBps as perftest prints it")
         for name, ms in sorted(data["perftest"].items()):
             parts = ["%s %s (+-%s%%)" % (k, fmt(v["mean"], 2), fmt(v["spread_pct"]))
                      for k, v in ms.items()]
             out.append("  %-22s %s" % (name, ", ".join(parts)))
+        out.append("")
+    if data.get("targets"):
+        out.append("targets (the ratios of Documentation/performance.rst; per repetition: "
+                   "rbd over the peer in the same repetition)")
+        for tg in data["targets"]:
+            out.append("  %-11s %-6s vs %-26s %-9s %5.2f  per rep. %-17s %s (%d of %d)" % (
+                tg["job"], tg["metric"], tg["peer"] if tg["description"] in (
+                    "best RDMA peer", "perftest", "TCP", "iSER") else
+                "%s, %s" % (tg["peer"], tg["description"]), tg["bound"], tg["ratio"],
+                " ".join("%.2f" % x for x in tg["rep_ratios"]), tg["verdict"],
+                tg["reps_met"], len(tg["rep_ratios"])))
         out.append("")
     for e in data["errors"]:
         out.append("error: %s" % e)

@@ -593,6 +593,7 @@ extern struct dentry *rbdi_debugfs_root;
 extern struct workqueue_struct *rbdi_wq;
 extern bool rbdi_rxe_reg_fence;
 extern bool rbdi_post_bh_disabled;
+extern bool rbdi_poll_post_bh_disabled;
 extern bool rbdi_bare_reads;
 extern bool rbdi_rsp_batches;
 

@@ -838,8 +838,15 @@ static blk_status_t __rbdi_queue_rq(struct blk_mq_hw_ctx *hctx,
 	 * commands then make their round trips one at a time (five context
 	 * switches per command instead of half of one), even when it is
 	 * limited to a queue with nothing else in flight.
+	 *
+	 * A poll queue's submitter is about to poll for the completion. Left
+	 * to ksoftirqd, the send processing would wait for a thread of the
+	 * submitter's own priority that the busy poller keeps off its CPU,
+	 * at worst until the next scheduler tick; poll queues therefore post
+	 * with bottom halves disabled unless poll_post_bh_disabled says no.
 	 */
-	bh = READ_ONCE(rbdi_post_bh_disabled);
+	bh = READ_ONCE(rbdi_post_bh_disabled) ||
+	     (q->polled && READ_ONCE(rbdi_poll_post_bh_disabled));
 	if (bh)
 		local_bh_disable();
 	ret = ib_post_send(q->qp, first, NULL);

@@ -41,6 +41,12 @@ module_param_named(post_bh_disabled, rbdi_post_bh_disabled, bool, 0644);
 MODULE_PARM_DESC(post_bh_disabled,
 		 "Post commands with bottom halves disabled, so that a software RDMA provider's send processing (rxe's tasklet) runs right after the post instead of waking ksoftirqd (default N: see __rbdi_queue_rq())");
 
+/* See __rbdi_queue_rq(). */
+bool rbdi_poll_post_bh_disabled = true;
+module_param_named(poll_post_bh_disabled, rbdi_poll_post_bh_disabled, bool, 0644);
+MODULE_PARM_DESC(poll_post_bh_disabled,
+		 "Post commands of poll queues with bottom halves disabled, whatever post_bh_disabled says: the submitter, which will poll for the completion, runs a software RDMA provider's send processing itself (default Y)");
+
 /* Read when a session connects queue 0; see rbdi_queue_init(). */
 bool rbdi_bare_reads = true;
 module_param_named(bare_reads, rbdi_bare_reads, bool, 0644);

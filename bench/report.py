@@ -248,6 +248,31 @@ def targets(fio_rep, perf):
     return out
 
 
+# The 4k QD32 jobs of an RDMA transport take well under one context switch
+# per I/O when the commands of the queue are handled in batches (0.3-0.7
+# here); in the one-host "lockstep" (performance.rst) each command makes
+# its round trip alone, at 2-7 per I/O. iSER's target hands every
+# command to its own threads and always switches that often: not judged.
+LOCKSTEP_JOBS = ("randread32", "randwrite32")
+LOCKSTEP_TRANSPORTS = ("rbd", "rbdx", "rnbd", "nvme", "srp")
+LOCKSTEP_CS = 1.5
+
+
+def lockstep(fio_rep):
+    """Repetitions of a 4k QD32 job in which one of LOCKSTEP_TRANSPORTS
+    took more than LOCKSTEP_CS context switches per I/O:
+    {job: {transport: [[rep, cs_per_io], ...]}}."""
+    out = {}
+    for job in LOCKSTEP_JOBS:
+        for t, reps in fio_rep.get(job, {}).items():
+            if t not in LOCKSTEP_TRANSPORTS:
+                continue
+            for r, m in sorted(reps.items()):
+                if m.get("ctxt_per_io", 0) > LOCKSTEP_CS:
+                    out.setdefault(job, {}).setdefault(t, []).append([r, m["ctxt_per_io"]])
+    return out
+
+
 def collect(raw):
     meta = read_meta(raw)
     ncpus = int(meta.get("cpus", "0") or 0)
@@ -326,6 +351,7 @@ def collect(raw):
             "job_not_available": {j: v for j, v in job_na.items() if v},
             "rbd_qd1poll_lat_vs_peer_qd1": cross,
             "targets": targets(fio_rep, perf),
+            "lockstep": lockstep(fio_rep),
             "perftest": perftest, "job_descriptions": {k: v[0] for k, v in JOBS.items()},
             "errors": errors}
 
@@ -400,6 +426,13 @@ def table(data):
         if rec:
             out.append("  rxe retransmissions, duplicates, RNR NAKs and send errors "
                        "(all repetitions): " + ", ".join(rec))
+        ls = data.get("lockstep", {}).get(job, {})
+        if ls:
+            out.append("  lockstep suspected (over %.1f context switches per I/O; performance.rst): " %
+                       LOCKSTEP_CS + ", ".join(
+                           "%s rep %s" % (LABEL.get(t, t), " ".join(
+                               "%s (%.1f)" % (r, cs) for r, cs in ls[t]))
+                           for t in order if t in ls))
         for t in order:
             if t in job_na.get(job, {}) and data["transports"][t]["status"] == "ok":
                 out.append("  %-10s not available: %s" % (LABEL.get(t, t), job_na[job][t]))

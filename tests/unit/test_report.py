@@ -47,6 +47,12 @@ class ReportTest(unittest.TestCase):
                     f.write(fio_json(iops, iops * 4096 / 1e6, lat, p99))
             with open(os.path.join(d, "read128k.json"), "w") as f:
                 f.write(fio_json(300, 40.0, 20000, 30000))
+            # Context switches (first number) before and after: rbd's
+            # repetition 2 of randread32 switches 4 times per I/O.
+            n = int(iops * 8)
+            cs = 4 * n if (rep, t) == ("2", "rbd") else n // 2
+            with open(os.path.join(d, "randread32.cnt"), "w") as f:
+                f.write("1000 0 0 0 0 0 0 0 0 0 %d 0 0 0 0 0 0 0 0 0\n" % (1000 + cs))
         for rep in ("1", "2"):
             d = os.path.join(self.raw, "perftest", rep)
             os.makedirs(d)
@@ -83,6 +89,10 @@ class ReportTest(unittest.TestCase):
         t = self.targets[("read128k", "mbps", "ib_read_bw 131072")]
         self.assertAlmostEqual(t["ratio"], 40.0 / 41.94304)
         self.assertEqual(t["verdict"], "met")
+
+    def test_lockstep_flagged(self):
+        self.assertEqual(self.data["lockstep"], {"randread32": {"rbd": [["2", 4.0]]}})
+        self.assertIn("lockstep suspected", report.table(self.data))
 
     def test_absent_peer_not_judged(self):
         self.assertNotIn(("randread32", "iops", "iSCSI/TCP"), self.targets)

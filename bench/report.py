@@ -198,7 +198,7 @@ TARGETS = [
 ]
 
 
-def targets(fio_rep, perf):
+def targets(fio_rep, perf_rep):
     """Each target of TARGETS the results allow to judge: rbd's mean over
     the best peer's mean, and the same ratio per repetition (paired: the
     transports of one repetition ran one after the other, so a drift of the
@@ -210,22 +210,19 @@ def targets(fio_rep, perf):
             continue
         if peers[0].startswith("perftest:"):
             name = peers[0][len("perftest:"):]
-            vals = perf.get(name, {}).get("bw_MBps", [])
-            # perftest runs once per repetition, in the same order.
-            peer = {r: v for r, v in zip(sorted(rbd), vals)}
+            peer = {r: m["bw_MBps"] for r, m in perf_rep.get(name, {}).items() if "bw_MBps" in m}
             label = name
         else:
+            # The best peer of each repetition: the highest throughput
+            # (bound > 0) or the lowest latency.
             peer = {}
-            best = {}
             for t in peers:
                 t, _, pjob = t.partition("@")
                 for r, m in fio_rep.get(pjob or job, {}).get(t, {}).items():
-                    if key not in m or not m[key]:
+                    if not m.get(key):
                         continue
-                    better = key in ("iops", "mbps") and m[key] > peer.get(r, 0) or \
-                        key not in ("iops", "mbps") and m[key] < peer.get(r, float("inf"))
-                    if better:
-                        peer[r], best[r] = m[key], t
+                    if r not in peer or (m[key] > peer[r]) == (bound > 0):
+                        peer[r] = m[key]
             label = "/".join(LABEL.get(t.partition("@")[0], t) +
                              (" " + t.partition("@")[2] if "@" in t else "") for t in peers)
         reps = sorted(r for r in rbd if r in peer and peer[r])
@@ -326,6 +323,7 @@ def collect(raw):
             if t not in ("rbd", "local") and ms["lat_us"]["mean"]:
                 cross[t] = {"lat_us": rl / ms["lat_us"]["mean"]}
     perf = {}
+    perf_rep = {}
     pdir = os.path.join(raw, "perftest")
     for rep in sorted(os.listdir(pdir)) if os.path.isdir(pdir) else []:
         for fn in sorted(os.listdir(os.path.join(pdir, rep))):
@@ -340,6 +338,7 @@ def collect(raw):
             name = "ib_%s %s" % (mt.group(1), mt.group(2))
             for k, v in m.items():
                 perf.setdefault(name, {}).setdefault(k, []).append(v)
+            perf_rep.setdefault(name, {})[rep] = m
     perftest = {n: {k: summarize(v) for k, v in ms.items()} for n, ms in perf.items()}
     for t in TRANSPORTS:
         if t in status and status[t]["status"] == "ok" and not any(t in j for j in jobs.values()):
@@ -350,7 +349,7 @@ def collect(raw):
     return {"meta": meta, "transports": status, "jobs": jobs, "ratios": ratios,
             "job_not_available": {j: v for j, v in job_na.items() if v},
             "rbd_qd1poll_lat_vs_peer_qd1": cross,
-            "targets": targets(fio_rep, perf),
+            "targets": targets(fio_rep, perf_rep),
             "lockstep": lockstep(fio_rep),
             "perftest": perftest, "job_descriptions": {k: v[0] for k, v in JOBS.items()},
             "errors": errors}

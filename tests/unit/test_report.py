@@ -90,6 +90,19 @@ class ReportTest(unittest.TestCase):
         self.assertAlmostEqual(t["ratio"], 40.0 / 41.94304)
         self.assertEqual(t["verdict"], "met")
 
+    def test_perftest_paired_by_repetition(self):
+        # perftest failed in repetition 1: rbd's repetition 2 is compared
+        # with repetition 2's figure only.
+        os.remove(os.path.join(self.raw, "perftest", "1", "read_bw-131072.txt"))
+        with open(os.path.join(self.raw, "perftest", "2", "read_bw-131072.txt"), "w") as f:
+            f.write(" 131072 500 42.00 20.00 0.000160\n")
+        with open(os.path.join(self.raw, "fio", "2", "rbd", "read128k.json"), "w") as f:
+            f.write(fio_json(230, 30.0, 26000, 39000))
+        data = report.collect(self.raw)
+        t = [t for t in data["targets"] if t["peer"] == "ib_read_bw 131072"][0]
+        self.assertEqual(len(t["rep_ratios"]), 1)
+        self.assertAlmostEqual(t["rep_ratios"][0], 30.0 / (20.0 * 1.048576))
+
     def test_lockstep_flagged(self):
         self.assertEqual(self.data["lockstep"], {"randread32": {"rbd": [["2", 4.0]]}})
         self.assertIn("lockstep suspected", report.table(self.data))

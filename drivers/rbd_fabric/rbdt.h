@@ -269,6 +269,11 @@ struct rbdt_rw {
  *	pages: the header from @rsp (none in a bare response), then the data.
  * @imm_sg: LIO's SGL, mapped for @imm_sge until the SEND completed.
  * @imm_nents: Entries of @imm_sg mapped; 0 if none.
+ * @data_pooled: LIO's data buffer is @data_sgt, pages of the queue's
+ *	&struct rbdt_pool (rbdt_data_attach()).
+ * @data_sgt: The scatterlist of those pages; its first entries are
+ *	@data_sg, further ones come from the kernel's SG pools.
+ * @data_sg: See @data_sgt.
  * @rsp: Response buffer.
  * @rsp_dma: Its DMA address.
  * @rsp_size: Its size.
@@ -279,6 +284,13 @@ struct rbdt_rw {
  * (16 KiB) and within siw's limit of six.
  */
 #define RBDT_IMM_SGES	6
+
+/*
+ * Scatterlist entries kept in each command for a data buffer from the
+ * queue's pool: enough for 128 KiB; larger buffers chain more entries
+ * from the kernel's SG pools (sg_alloc_table_chained()).
+ */
+#define RBDT_DATA_SG	32
 
 /* Bits of &rbdt_cmd.wr_pending. */
 enum {
@@ -323,6 +335,9 @@ struct rbdt_cmd {
 	struct ib_sge imm_sge[RBDT_IMM_SGES];
 	struct scatterlist *imm_sg;
 	u32 imm_nents;
+	bool data_pooled;
+	struct sg_table data_sgt;
+	struct scatterlist data_sg[RBDT_DATA_SG];
 	void *rsp;
 	u64 rsp_dma;
 	u32 rsp_size;
@@ -388,6 +403,26 @@ struct rbdt_cq {
 };
 
 /**
+ * struct rbdt_pool - data pages a queue keeps for its commands
+ * @lock: Protects @nr and @pages.
+ * @pages: Free pages, a stack of @max entries.
+ * @nr: Pages on the stack.
+ * @max: Its size: module parameter data_pool_kb when the queue was made.
+ *
+ * READs and WRITEs take their data buffer from here instead of LIO's
+ * per-command allocation (pages that the kernel clears, with
+ * init_on_alloc, and frees again), and give it back when LIO releases
+ * them; pages beyond @max are freed. The pool only keeps pages that the
+ * queue once had in flight at the same time, up to @max.
+ */
+struct rbdt_pool {
+	spinlock_t lock;	/* see above */
+	struct page **pages;
+	u32 nr;
+	u32 max;
+};
+
+/**
  * struct rbdt_queue - one rdma_cm connection (queue pair) of a session
  * @cm_id: The connection's id.
  * @dev: Its RDMA device (referenced).
@@ -420,6 +455,7 @@ struct rbdt_cq {
  * @recv_sg: The scatterlists of @recv, one array for all.
  * @ctrl: Control slots.
  * @cmds: Command slots (@depth of them).
+ * @pool: Data pages of @cmds.
  * @peer: Address of the initiator.
  * @local: Address of the listener the connection came through.
  * @entry: Entry in the global queue list.
@@ -465,6 +501,7 @@ struct rbdt_queue {
 	struct scatterlist *recv_sg;
 	struct rbdt_ctrl ctrl[RBD_CTRL_SLOTS];
 	struct rbdt_cmd *cmds;
+	struct rbdt_pool pool;
 	struct sockaddr_storage peer;
 	struct sockaddr_storage local;
 	struct list_head entry;
@@ -504,6 +541,8 @@ static inline struct rbdt_queue *cq_to_q(struct ib_wc *wc)
  * @stall_ordq_full: RDMA READs posted while the queue already had as many
  *	in flight as its initiator depth allows; the adapter held them back.
  * @max_outstanding_reqs: Highest number of commands outstanding.
+ * @data_pooled: Commands whose data buffer came from the queue's pool.
+ * @data_pool_new: Pages allocated for them because the pool had too few.
  * @bytes_in: Bytes written by the initiator.
  * @bytes_out: Bytes read by the initiator.
  * @errors: Refused capsules and failed transfers.
@@ -523,6 +562,8 @@ struct rbdt_stats {
 	atomic64_t stall_sq_full;
 	atomic64_t stall_ordq_full;
 	atomic64_t max_outstanding_reqs;
+	atomic64_t data_pooled;
+	atomic64_t data_pool_new;
 	atomic64_t bytes_in;
 	atomic64_t bytes_out;
 	atomic64_t errors;
@@ -599,6 +640,7 @@ extern bool rbdt_complete_inline;
 extern bool rbdt_post_bh_disabled;
 extern unsigned int rbdt_post_bh_max_data;
 extern bool rbdt_cq_highpri;
+extern unsigned int rbdt_data_pool_kb;
 
 /**
  * rbdt_post_begin() - enter a section that posts work requests on a queue
@@ -707,6 +749,8 @@ void rbdt_ctrl_send(struct rbdt_queue *q, u32 slot, u32 len,
 void rbdt_handle_discover(struct rbdt_queue *q, struct rbdt_recv *r, u32 len);
 
 /* rbdt_io.c */
+int rbdt_pool_init(struct rbdt_pool *pool);
+void rbdt_pool_destroy(struct rbdt_pool *pool);
 void rbdt_handle_cmd(struct rbdt_queue *q, struct rbdt_recv *r, u32 len);
 void rbdt_pending_work(struct work_struct *work);
 void rbdt_cmd_send_done(struct ib_cq *cq, struct ib_wc *wc);

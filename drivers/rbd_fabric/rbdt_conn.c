@@ -336,6 +336,9 @@ static int rbdt_stats_show(struct seq_file *m, void *v)
 		   atomic64_read(&st->stall_ordq_full));
 	seq_printf(m, "max_outstanding_reqs: %lld\n",
 		   atomic64_read(&st->max_outstanding_reqs));
+	seq_printf(m, "data_pooled: %lld\n", atomic64_read(&st->data_pooled));
+	seq_printf(m, "data_pool_new: %lld\n",
+		   atomic64_read(&st->data_pool_new));
 	rbdt_stats_show_cqs(m, sess);
 	seq_printf(m, "bytes_in: %lld\n", atomic64_read(&st->bytes_in));
 	seq_printf(m, "bytes_out: %lld\n", atomic64_read(&st->bytes_out));
@@ -1005,6 +1008,7 @@ static void rbdt_queue_free_bufs(struct rbdt_queue *q)
 		}
 		kvfree(q->cmds);
 	}
+	rbdt_pool_destroy(&q->pool);
 }
 
 static void *rbdt_alloc_mapped(struct ib_device *ib_dev, size_t size,
@@ -1125,7 +1129,7 @@ static int rbdt_queue_alloc_bufs(struct rbdt_queue *q, u32 imm_read,
 		cmd->send_wr.num_sge = 1;
 		cmd->send_wr.send_flags = IB_SEND_SIGNALED;
 	}
-	return 0;
+	return rbdt_pool_init(&q->pool);
 }
 
 /*

@@ -604,6 +604,118 @@ static u32 rbdt_inline_sgl(const struct rbdt_cmd *cmd)
 	return n;
 }
 
+/**
+ * rbdt_pool_init() - set up the data page pool of a new queue
+ * @pool: The pool, zeroed.
+ *
+ * The pool starts empty; rbdt_data_attach() fills it on demand.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int rbdt_pool_init(struct rbdt_pool *pool)
+{
+	spin_lock_init(&pool->lock);
+	pool->max = DIV_ROUND_UP(READ_ONCE(rbdt_data_pool_kb),
+				 PAGE_SIZE / SZ_1K);
+	if (!pool->max)
+		return 0;
+	pool->pages = kvcalloc(pool->max, sizeof(*pool->pages), GFP_KERNEL);
+	if (!pool->pages) {
+		pool->max = 0;
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/**
+ * rbdt_pool_destroy() - free a queue's pool
+ * @pool: The pool; every command of the queue has been released.
+ */
+void rbdt_pool_destroy(struct rbdt_pool *pool)
+{
+	while (pool->nr)
+		__free_page(pool->pages[--pool->nr]);
+	kvfree(pool->pages);
+	pool->pages = NULL;
+	pool->max = 0;
+}
+
+/*
+ * Give the first @n pages of @cmd's data buffer back to the pool (the
+ * pages the pool has no room for are freed) and free the scatterlist.
+ */
+static void rbdt_data_put(struct rbdt_cmd *cmd, u32 n)
+{
+	struct rbdt_pool *pool = &cmd->q->pool;
+	struct scatterlist *sg = cmd->data_sgt.sgl;
+	unsigned long flags;
+	u32 i;
+
+	spin_lock_irqsave(&pool->lock, flags);
+	for (i = 0; i < n && pool->nr < pool->max; i++, sg = sg_next(sg))
+		pool->pages[pool->nr++] = sg_page(sg);
+	spin_unlock_irqrestore(&pool->lock, flags);
+	for (; i < n; i++, sg = sg_next(sg))
+		__free_page(sg_page(sg));
+	sg_free_table_chained(&cmd->data_sgt, RBDT_DATA_SG);
+}
+
+/*
+ * Give a READ or WRITE a data buffer from the queue's pool instead of the
+ * one LIO would allocate in target_submit(). Called after
+ * target_submit_prep(), once LIO has parsed the CDB and settled the data
+ * length, which is why the buffer is attached here as target_submit_prep()
+ * attaches a fabric's SGL, rather than passed to it. Only where LIO takes
+ * a fabric's buffer: data CDBs without overflow (which LIO refuses with
+ * such a buffer) that need no second buffer (COMPARE AND WRITE,
+ * bidirectional). If pages run out, LIO allocates as usual.
+ */
+static void rbdt_data_attach(struct rbdt_cmd *cmd)
+{
+	struct se_cmd *se_cmd = &cmd->se_cmd;
+	struct rbdt_pool *pool = &cmd->q->pool;
+	u32 len = se_cmd->data_length;
+	struct scatterlist *sg;
+	unsigned long flags;
+	u32 n, i;
+
+	if (!pool->max || !len || se_cmd->t_data_nents ||
+	    !(se_cmd->se_cmd_flags & SCF_SCSI_DATA_CDB) ||
+	    (se_cmd->se_cmd_flags &
+	     (SCF_OVERFLOW_BIT | SCF_BIDI | SCF_COMPARE_AND_WRITE)))
+		return;
+	n = DIV_ROUND_UP(len, PAGE_SIZE);
+	cmd->data_sgt.sgl = cmd->data_sg;
+	if (sg_alloc_table_chained(&cmd->data_sgt, n, cmd->data_sg,
+				   RBDT_DATA_SG))
+		return;
+
+	sg = cmd->data_sgt.sgl;
+	spin_lock_irqsave(&pool->lock, flags);
+	for (i = 0; i < n && pool->nr; i++, sg = sg_next(sg))
+		sg_set_page(sg, pool->pages[--pool->nr],
+			    min_t(u32, len - i * PAGE_SIZE, PAGE_SIZE), 0);
+	spin_unlock_irqrestore(&pool->lock, flags);
+	if (i < n)
+		atomic64_add(n - i, &cmd->q->sess->stats.data_pool_new);
+	for (; i < n; i++, sg = sg_next(sg)) {
+		struct page *page = alloc_page(GFP_KERNEL);
+
+		if (!page) {
+			rbdt_data_put(cmd, i);
+			return;
+		}
+		sg_set_page(sg, page, min_t(u32, len - i * PAGE_SIZE,
+					    PAGE_SIZE), 0);
+	}
+
+	se_cmd->t_data_sg = cmd->data_sgt.sgl;
+	se_cmd->t_data_nents = n;
+	se_cmd->se_cmd_flags |= SCF_PASSTHROUGH_SG_TO_MEM_NOALLOC;
+	cmd->data_pooled = true;
+	atomic64_inc(&cmd->q->sess->stats.data_pooled);
+}
+
 /* Start a capsule whose slot is claimed and whose descriptor is ours. */
 static void rbdt_start_cmd(struct rbdt_cmd *cmd, struct rbdt_recv *r, u32 len)
 {
@@ -622,6 +734,7 @@ static void rbdt_start_cmd(struct rbdt_cmd *cmd, struct rbdt_recv *r, u32 len)
 	cmd->aborted = false;
 	cmd->inline_zc = false;
 	cmd->invalidate = false;
+	cmd->data_pooled = false;
 	cmd->nr_rw = 0;
 	cmd->rdma_wrs = 0;
 	atomic64_inc(&sess->stats.reqs_started);
@@ -683,6 +796,7 @@ static void rbdt_start_cmd(struct rbdt_cmd *cmd, struct rbdt_recv *r, u32 len)
 			       nents ? r->sg : NULL, nents, NULL, 0, NULL, 0,
 			       GFP_KERNEL))
 		return;
+	rbdt_data_attach(cmd);
 	target_submit(se_cmd);
 }
 
@@ -1222,6 +1336,10 @@ void rbdt_release_cmd(struct se_cmd *se_cmd)
 
 	rbdt_rw_destroy(cmd);
 	rbdt_sq_release(cmd);
+	if (cmd->data_pooled) {
+		rbdt_data_put(cmd, cmd->data_sgt.orig_nents);
+		cmd->data_pooled = false;
+	}
 	if (r) {
 		/* Never answered (session teardown): give the buffer back. */
 		cmd->recv = NULL;

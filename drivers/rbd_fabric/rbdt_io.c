@@ -677,7 +677,7 @@ static void rbdt_data_attach(struct rbdt_cmd *cmd)
 	u32 len = se_cmd->data_length;
 	struct scatterlist *sg;
 	unsigned long flags;
-	u32 n, i;
+	u32 n, i, pooled;
 
 	if (!pool->max || !len || se_cmd->t_data_nents ||
 	    !(se_cmd->se_cmd_flags & SCF_SCSI_DATA_CDB) ||
@@ -696,17 +696,20 @@ static void rbdt_data_attach(struct rbdt_cmd *cmd)
 		sg_set_page(sg, pool->pages[--pool->nr],
 			    min_t(u32, len - i * PAGE_SIZE, PAGE_SIZE), 0);
 	spin_unlock_irqrestore(&pool->lock, flags);
-	if (i < n)
-		atomic64_add(n - i, &cmd->q->sess->stats.data_pool_new);
-	for (; i < n; i++, sg = sg_next(sg)) {
+	for (pooled = i; i < n; i++, sg = sg_next(sg)) {
 		struct page *page = alloc_page(GFP_KERNEL);
 
-		if (!page) {
-			rbdt_data_put(cmd, i);
-			return;
-		}
+		if (!page)
+			break;
 		sg_set_page(sg, page, min_t(u32, len - i * PAGE_SIZE,
 					    PAGE_SIZE), 0);
+	}
+	if (i > pooled)
+		atomic64_add(i - pooled, &cmd->q->sess->stats.data_pool_new);
+	if (i < n) {
+		/* Into the pool: the next command will want them. */
+		rbdt_data_put(cmd, i);
+		return;
 	}
 
 	se_cmd->t_data_sg = cmd->data_sgt.sgl;

@@ -24,6 +24,9 @@
 #                      or brd (255-sector limit)
 #   BENCH_PERF         TRANSPORT:JOB pairs to profile (perf record -a -g in
 #                      the guest), e.g. "rbd:randread32 nvme:randread32"
+#   BENCH_PERF_MODE    cpu (perf record -a -g: where the CPU time goes;
+#                      default) or sched (perf sched record: who runs
+#                      when, on which CPU, and the CPUs' idle time)
 #   RBD_RESULTS        results directory (results/bench-<date>)
 set -uo pipefail
 
@@ -39,7 +42,7 @@ RUN=${RBD_RESULTS:-$REPO/results/bench-$(date +%Y%m%d-%H%M%S)}
 mkdir -p "$RUN/single"
 # The guest reads its settings from the run's shared directory.
 {
-	for v in BENCH_REPS BENCH_RUNTIME BENCH_RAMP BENCH_JOBS BENCH_TRANSPORTS BENCH_PERFTEST BENCH_PERF BENCH_RBDX_ATTRS BENCH_RBDX_PARAMS BENCH_BACKEND; do
+	for v in BENCH_REPS BENCH_RUNTIME BENCH_RAMP BENCH_JOBS BENCH_TRANSPORTS BENCH_PERFTEST BENCH_PERF BENCH_PERF_MODE BENCH_RBDX_ATTRS BENCH_RBDX_PARAMS BENCH_BACKEND; do
 		[ -n "${!v+x}" ] && printf "%s='%s'\n" "$v" "${!v}"
 	done
 } > "$RUN/single/bench.conf"

@@ -92,6 +92,29 @@ def cnt_metrics(path, ios):
     return m
 
 
+def cpus_metrics(path):
+    """The busiest and the idlest CPU's busy share in percent, from a job's
+    .cpus file (each CPU's "busy total" jiffies before, then after the job;
+    absent in results from before it was recorded)."""
+    try:
+        with open(path) as f:
+            lines = f.read().split("\n")
+        a = [int(x) for x in lines[0].split()]
+        b = [int(x) for x in lines[1].split()]
+    except (OSError, ValueError, IndexError):
+        return {}
+    if not a or len(a) != len(b) or len(a) % 2:
+        return {}
+    pct = []
+    for i in range(0, len(a), 2):
+        tot = b[i + 1] - a[i + 1]
+        if tot > 0:
+            pct.append(100.0 * (b[i] - a[i]) / tot)
+    if not pct:
+        return {}
+    return {"busiest_cpu_pct": max(pct), "idlest_cpu_pct": min(pct)}
+
+
 def fio_metrics(jpath, cpath, ncpus):
     """One fio run: IOPS, MB/s, total latency (mean, p50, p99) in us, CPU
     per I/O in us (fio's usr+sys of its own threads, and the whole guest),
@@ -136,6 +159,7 @@ def fio_metrics(jpath, cpath, ncpus):
     except (OSError, ValueError):
         pass
     m.update(cnt_metrics(cpath[:-len(".cpu")] + ".cnt", ios))
+    m.update(cpus_metrics(cpath + "s"))
     return m
 
 
@@ -425,6 +449,11 @@ def table(data):
         if rec:
             out.append("  rxe retransmissions, duplicates, RNR NAKs and send errors "
                        "(all repetitions): " + ", ".join(rec))
+        busy = ["%s %.0f/%.0f" % (LABEL.get(t, t), per_t[t]["busiest_cpu_pct"]["mean"],
+                                  per_t[t]["idlest_cpu_pct"]["mean"])
+                for t in order if t in per_t and "busiest_cpu_pct" in per_t[t]]
+        if busy:
+            out.append("  guest CPU busy %, busiest/idlest CPU: " + ", ".join(busy))
         ls = data.get("lockstep", {}).get(job, {})
         if ls:
             out.append("  lockstep suspected (over %.1f context switches per I/O; performance.rst): " %

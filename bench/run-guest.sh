@@ -12,6 +12,8 @@
 #   fio/<rep>/<transport>/<job>.json   fio's JSON output
 #   fio/<rep>/<transport>/<job>.cpu    system-wide CPU busy (jiffies) and
 #                                       elapsed jiffies during the job
+#   fio/<rep>/<transport>/<job>.cpus   the same per CPU: "busy total" of
+#                                       each CPU before, then after the job
 #   fio/<rep>/<transport>/<job>.na     why the job cannot run on that
 #                                       transport (qd1poll: no poll queues)
 #   fio/<rep>/<transport>/<job>.cnt    context switches, interrupts,
@@ -20,6 +22,8 @@
 #                                       before and after the job
 #   perf/<rep>-<transport>-<job>.txt   perf report of the whole guest
 #                                       during the job (BENCH_PERF)
+#   perf/<rep>-<transport>-<job>.sched.gz  perf sched timehist of the
+#                                       job (BENCH_PERF_MODE=sched)
 #   perftest/<rep>/<test>.txt          perftest's output
 #   transports.txt                     "name status reason" per transport
 #   meta.txt                           settings and versions
@@ -51,6 +55,7 @@ BENCH_RD_MIB=${BENCH_RD_MIB:-256}
 # split larger I/O into several commands, nvmet and RNBD do not.
 BENCH_BACKEND=${BENCH_BACKEND:-nullb}
 BENCH_PERF=${BENCH_PERF:-}
+BENCH_PERF_MODE=${BENCH_PERF_MODE:-cpu}
 # With the polled job, rbd and nvme-rdma log in with one poll queue (on
 # top of their interrupt-driven queues, which the other jobs use).
 POLL=0
@@ -428,12 +433,26 @@ perf_want() {
 }
 
 # perf_report DATA OUT: the top symbols, self time, of the whole guest;
-# then the same by module, and the call graphs of the top symbols.
+# then the same by module, and the call graphs of the top symbols. In
+# sched mode: the summary per task and idle time per CPU, and the whole
+# timeline (every switch: CPU, task, its wait, delay and run time).
 perf_report() {
 	[ -f "$1" ] || return 0
+	if [ "$BENCH_PERF_MODE" = sched ]; then
+		perf sched timehist -i "$1" -s -I > "$2.txt" 2>&1
+		perf sched timehist -i "$1" 2>&1 | gzip > "$2.sched.gz"
+		rm -f "$1"
+		return 0
+	fi
 	{
 		echo "== by symbol (self)"
 		perf report -i "$1" --stdio --no-children --sort sym -g none --percent-limit 0.5 2>&1
+		echo "== by CPU (self)"
+		perf report -i "$1" --stdio --no-children --sort cpu -g none 2>&1
+		echo "== by task (self)"
+		perf report -i "$1" --stdio --no-children --sort pid -g none --percent-limit 0.5 2>&1
+		echo "== by CPU and task (self)"
+		perf report -i "$1" --stdio --no-children --sort cpu,pid -g none --percent-limit 0.5 2>&1
 		echo "== by module (self)"
 		perf report -i "$1" --stdio --no-children --sort dso -g none 2>&1
 		echo "== by symbol (children)"
@@ -447,6 +466,12 @@ perf_report() {
 # cpu_jiffies: "busy total" from /proc/stat (all CPUs).
 cpu_jiffies() {
 	awk '/^cpu / { t = 0; for (i = 2; i <= NF; i++) t += $i; print t - $5 - $6, t }' /proc/stat
+}
+
+# cpus_jiffies: "busy total" of each CPU, on one line, in CPU order.
+cpus_jiffies() {
+	awk '/^cpu[0-9]/ { t = 0; for (i = 2; i <= NF; i++) t += $i; printf "%d %d ", t - $5 - $6, t }
+		END { print "" }' /proc/stat
 }
 
 # RXE_COUNTERS: rxe's hw_counters summed over every RDMA device that has
@@ -477,11 +502,16 @@ counters() {
 # run_job DEV JOB OUT [PERF]: with PERF, the whole guest is profiled while
 # fio runs (perf starts fio once it records) and perf's data goes to PERF.
 run_job() {
-	local dev=$1 job=$2 out=$3 a b ca cb
+	local dev=$1 job=$2 out=$3 a b ca cb pa pb
 	local perf=()
-	[ -n "${4:-}" ] && perf=(perf record -a -g -F 499 -o "$4" --)
+	if [ -n "${4:-}" ] && [ "$BENCH_PERF_MODE" = sched ]; then
+		perf=(perf sched record -a -o "$4" --)
+	elif [ -n "${4:-}" ]; then
+		perf=(perf record -a -g -F 499 -o "$4" --)
+	fi
 	# shellcheck disable=SC2046
 	a=$(cpu_jiffies)
+	pa=$(cpus_jiffies)
 	ca=$(counters)
 	timeout $((BENCH_RUNTIME + BENCH_RAMP + 60)) "${perf[@]}" \
 		fio --name="$job" --filename="$dev" --direct=1 \
@@ -491,8 +521,10 @@ run_job() {
 		--output-format=json --output="$out.json" $(job_opts "$job") >> "$LOG" 2>&1
 	local rc=$?
 	b=$(cpu_jiffies)
+	pb=$(cpus_jiffies)
 	cb=$(counters)
 	echo "$a $b" > "$out.cpu"
+	printf '%s\n%s\n' "$pa" "$pb" > "$out.cpus"
 	echo "$ca $cb" > "$out.cnt"
 	return $rc
 }

@@ -258,6 +258,7 @@ struct rbdt_rw {
  * @sgl: Scatterlist split at descriptor boundaries.
  * @rdma_wrs: Send queue slots taken by the RDMA work requests.
  * @read_ops: RDMA READs posted for the write data and not completed.
+ * @fetch_next: The next command waiting for its data fetch on the queue.
  * @read_cqe: Completion of the RDMA READs.
  * @send_cqe: Completion of the response SEND.
  * @batch_cqe: Completion of a response batch that this command heads.
@@ -326,6 +327,7 @@ struct rbdt_cmd {
 	struct scatterlist *sgl;
 	u32 rdma_wrs;
 	u32 read_ops;
+	struct rbdt_cmd *fetch_next;
 	struct ib_cqe read_cqe;
 	struct ib_cqe send_cqe;
 	struct ib_cqe batch_cqe;
@@ -447,6 +449,12 @@ struct rbdt_pool {
  * @sq_rdma_total: Send queue slots for RDMA work requests in all.
  * @ord: RDMA READs the connection may have in flight (initiator depth).
  * @reads_inflight: RDMA READs posted and not completed.
+ * @fetch_max: WRITE commands that may fetch their data at a time, 0 for
+ *	no limit (rbdt_fetch_limit()); set at connect.
+ * @fetches: Commands fetching their data now, while @fetch_max is set.
+ * @fetch_wait_first: The first command waiting for its turn to fetch, the
+ *	rest linked through &rbdt_cmd.fetch_next to @fetch_wait_last.
+ *	@fetches, @fetch_wait_first and @fetch_wait_last are under @lock.
  * @ctrl_sends: Control responses posted and not completed.
  * @nr_recv: Entries in @recv.
  * @recv: Receive buffers.
@@ -494,6 +502,10 @@ struct rbdt_queue {
 	u32 sq_rdma_total;
 	u8 ord;
 	atomic_t reads_inflight;
+	u16 fetch_max;
+	u16 fetches;
+	struct rbdt_cmd *fetch_wait_first;
+	struct rbdt_cmd *fetch_wait_last;
 	atomic_t ctrl_sends;
 	u32 nr_recv;
 	struct rbdt_recv *recv;
@@ -540,6 +552,8 @@ static inline struct rbdt_queue *cq_to_q(struct ib_wc *wc)
  * @stall_sq_full: Commands deferred for lack of send queue slots.
  * @stall_ordq_full: RDMA READs posted while the queue already had as many
  *	in flight as its initiator depth allows; the adapter held them back.
+ * @fetch_waits: WRITE commands whose data fetch waited for an earlier
+ *	command's (rbdt_fetch_limit()).
  * @max_outstanding_reqs: Highest number of commands outstanding.
  * @data_pooled: Commands whose data buffer came from the queue's pool.
  * @data_pool_new: Pages allocated for them because the pool had too few.
@@ -561,6 +575,7 @@ struct rbdt_stats {
 	atomic64_t posts_bh_disabled;
 	atomic64_t stall_sq_full;
 	atomic64_t stall_ordq_full;
+	atomic64_t fetch_waits;
 	atomic64_t max_outstanding_reqs;
 	atomic64_t data_pooled;
 	atomic64_t data_pool_new;
@@ -641,6 +656,9 @@ extern bool rbdt_post_bh_disabled;
 extern unsigned int rbdt_post_bh_max_data;
 extern bool rbdt_cq_highpri;
 extern unsigned int rbdt_data_pool_kb;
+extern int rbdt_max_write_fetches;
+
+u16 rbdt_fetch_limit(struct ib_device *dev);
 
 /**
  * rbdt_post_begin() - enter a section that posts work requests on a queue

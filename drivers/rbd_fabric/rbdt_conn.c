@@ -126,6 +126,36 @@ bool rbdt_queue_post_recv(struct rbdt_queue *q, struct rbdt_recv *r)
 }
 
 /**
+ * rbdt_fetch_limit() - WRITE commands a queue on @dev fetches data for at once
+ * @dev: The queue's RDMA device.
+ *
+ * Soft-RoCE's responder takes the requests that reach a QP strictly one
+ * after the other, and answers an RDMA READ in full before it looks at
+ * the next request: a response SEND posted behind other commands' RDMA
+ * READs reaches the initiator only once all their data is across. With
+ * every WRITE fetching at once, the responses of a deep queue of large
+ * writes then arrive together, after the last fetch, and the initiator
+ * refills its queue in bursts, with the CPUs idle in between. One fetch
+ * at a time puts each response ahead of the next command's RDMA READs
+ * (rbdt_read_finish()); Documentation/performance.rst has the figures.
+ * Other devices keep no limit: hardware answers RDMA READs in engines of
+ * its own, and siw from its transmit thread, apart from the receive path
+ * that delivers a SEND; a limit there is not measured (the parameter can
+ * set one).
+ *
+ * Return: The module parameter max_write_fetches, or for its default -1,
+ * 1 on rxe and 0 (no limit) on any other device.
+ */
+u16 rbdt_fetch_limit(struct ib_device *dev)
+{
+	int v = READ_ONCE(rbdt_max_write_fetches);
+
+	if (v >= 0)
+		return v;
+	return dev->ops.driver_id == RDMA_DRIVER_RXE ? 1 : 0;
+}
+
+/**
  * rbdt_queue_post_send() - post a chain of send work requests
  * @q: The queue.
  * @wr: The first work request.
@@ -334,6 +364,7 @@ static int rbdt_stats_show(struct seq_file *m, void *v)
 		   atomic64_read(&st->stall_sq_full));
 	seq_printf(m, "stall_ordq_full: %lld\n",
 		   atomic64_read(&st->stall_ordq_full));
+	seq_printf(m, "fetch_waits: %lld\n", atomic64_read(&st->fetch_waits));
 	seq_printf(m, "max_outstanding_reqs: %lld\n",
 		   atomic64_read(&st->max_outstanding_reqs));
 	seq_printf(m, "data_pooled: %lld\n", atomic64_read(&st->data_pooled));
@@ -1436,6 +1467,7 @@ int rbdt_connect_request(struct rdma_cm_id *cm_id, struct rdma_cm_event *event)
 	param.initiator_depth = min_t(u8, cp->initiator_depth,
 				      cm_id->device->attrs.max_qp_init_rd_atom);
 	q->ord = param.initiator_depth;
+	q->fetch_max = rbdt_fetch_limit(cm_id->device);
 	param.responder_resources = 0;
 	param.rnr_retry_count = 7;
 	param.flow_control = 1;

@@ -963,9 +963,75 @@ static void rbdt_reads_put(struct rbdt_cmd *cmd)
 	cmd->read_ops = 0;
 }
 
-/* The RDMA READs of @cmd completed, the last one with @status. */
+/* Post the RDMA READs of @cmd; on failure release what they held. */
+static int rbdt_read_post(struct rbdt_cmd *cmd)
+{
+	struct rbdt_queue *q = cmd->q;
+	struct ib_send_wr *first = NULL;
+	int i, ret;
+
+	for (i = cmd->nr_rw - 1; i >= 0; i--)
+		first = rdma_rw_ctx_wrs(&cmd->rw[i].ctx, q->qp, q->port_num,
+					first ? NULL : &cmd->read_cqe, first);
+	rbdt_reads_get(cmd);
+	set_bit(RBDT_WR_READ, &cmd->wr_pending);
+	ret = rbdt_queue_post_send(q, first);
+	if (ret) {
+		clear_bit(RBDT_WR_READ, &cmd->wr_pending);
+		rbdt_reads_put(cmd);
+		/* Nothing or a flushed part posted; fail the command. */
+		if (ret != -ESHUTDOWN) {
+			rbdt_cmd_err(cmd, "posting RDMA READ failed (%d)\n", ret);
+			rbdt_queue_error(q);
+		}
+		rbdt_sq_release(cmd);
+		rbdt_rw_destroy(cmd);
+	}
+	return ret;
+}
+
+/*
+ * A command's data fetch ended (its RDMA READs completed, or could not be
+ * posted): on a queue that limits its fetches (see rbdt_fetch_limit()),
+ * pass the turn to the first waiting command, failing any whose post
+ * fails in turn, or give it back.
+ */
+static void rbdt_fetch_next(struct rbdt_queue *q)
+{
+	struct rbdt_cmd *next;
+	unsigned long flags;
+
+	if (!q->fetch_max)
+		return;
+	for (;;) {
+		spin_lock_irqsave(&q->lock, flags);
+		next = q->fetch_wait_first;
+		if (next) {
+			q->fetch_wait_first = next->fetch_next;
+			if (!q->fetch_wait_first)
+				q->fetch_wait_last = NULL;
+		} else {
+			q->fetches--;
+		}
+		spin_unlock_irqrestore(&q->lock, flags);
+		if (!next || !rbdt_read_post(next))
+			return;
+		atomic64_inc(&q->sess->stats.errors);
+		transport_generic_request_failure(&next->se_cmd,
+						  TCM_CHECK_CONDITION_ABORT_CMD);
+	}
+}
+
+/*
+ * The RDMA READs of @cmd completed, the last one with @status. The next
+ * fetch starts only after the response of this command is posted (where
+ * the backend completed at once): it then goes ahead of that fetch's
+ * RDMA READs in the send queue.
+ */
 static void rbdt_read_finish(struct rbdt_cmd *cmd, enum ib_wc_status status)
 {
+	struct rbdt_queue *q = cmd->q;
+
 	rbdt_reads_put(cmd);
 	rbdt_sq_release(cmd);
 	rbdt_rw_destroy(cmd);
@@ -977,11 +1043,13 @@ static void rbdt_read_finish(struct rbdt_cmd *cmd, enum ib_wc_status status)
 		rbdt_queue_error(cmd->q);
 		transport_generic_request_failure(&cmd->se_cmd,
 						  TCM_CHECK_CONDITION_ABORT_CMD);
+		rbdt_fetch_next(q);
 		return;
 	}
 	atomic64_add(cmd->se_cmd.data_length, &cmd->q->sess->stats.bytes_in);
 	target_execute_cmd(&cmd->se_cmd);
 	rbdt_complete_here(cmd);
+	rbdt_fetch_next(q);
 }
 
 static void rbdt_read_done(struct ib_cq *cq, struct ib_wc *wc)
@@ -1034,8 +1102,7 @@ int rbdt_write_pending(struct se_cmd *se_cmd)
 {
 	struct rbdt_cmd *cmd = to_rbdt_cmd(se_cmd);
 	struct rbdt_queue *q = cmd->q;
-	struct ib_send_wr *first = NULL;
-	int n, i, ret;
+	int n, ret;
 
 	if (!cmd->nr_desc) {
 		/* Inline data; the validator checked its length. */
@@ -1071,22 +1138,31 @@ int rbdt_write_pending(struct se_cmd *se_cmd)
 	}
 
 	cmd->read_cqe.done = rbdt_read_done;
-	for (i = cmd->nr_rw - 1; i >= 0; i--)
-		first = rdma_rw_ctx_wrs(&cmd->rw[i].ctx, q->qp, q->port_num,
-					first ? NULL : &cmd->read_cqe, first);
-	rbdt_reads_get(cmd);
-	set_bit(RBDT_WR_READ, &cmd->wr_pending);
-	ret = rbdt_queue_post_send(q, first);
-	if (ret) {
-		clear_bit(RBDT_WR_READ, &cmd->wr_pending);
-		rbdt_reads_put(cmd);
-		/* Nothing or a flushed part posted; fail the command. */
-		if (ret != -ESHUTDOWN) {
-			rbdt_cmd_err(cmd, "posting RDMA READ failed (%d)\n", ret);
-			rbdt_queue_error(q);
+	if (q->fetch_max) {
+		unsigned long flags;
+		bool wait;
+
+		spin_lock_irqsave(&q->lock, flags);
+		wait = q->fetches >= q->fetch_max;
+		if (wait) {
+			cmd->fetch_next = NULL;
+			if (q->fetch_wait_last)
+				q->fetch_wait_last->fetch_next = cmd;
+			else
+				q->fetch_wait_first = cmd;
+			q->fetch_wait_last = cmd;
+		} else {
+			q->fetches++;
 		}
-		rbdt_sq_release(cmd);
-		rbdt_rw_destroy(cmd);
+		spin_unlock_irqrestore(&q->lock, flags);
+		if (wait) {
+			atomic64_inc(&q->sess->stats.fetch_waits);
+			return 0;
+		}
+	}
+	ret = rbdt_read_post(cmd);
+	if (ret) {
+		rbdt_fetch_next(q);
 		return -EIO;
 	}
 	return 0;

@@ -138,13 +138,17 @@ bool rbdt_queue_post_recv(struct rbdt_queue *q, struct rbdt_recv *r)
  * refills its queue in bursts, with the CPUs idle in between. One fetch
  * at a time puts each response ahead of the next command's RDMA READs
  * (rbdt_read_finish()); Documentation/performance.rst has the figures.
- * Other devices keep no limit: hardware answers RDMA READs in engines of
- * its own, and siw from its transmit thread, apart from the receive path
- * that delivers a SEND; a limit there is not measured (the parameter can
- * set one).
+ * Hardware answers RDMA READs in engines of its own, and siw from its
+ * transmit thread, apart from the receive path that delivers a SEND; a
+ * limit there is not measured.
  *
- * Return: The module parameter max_write_fetches, or for its default -1,
- * 1 on rxe and 0 (no limit) on any other device.
+ * The price: on a link that loses packets, each fetch that waits for a
+ * retransmission holds up the queue's next ones, and their recoveries
+ * no longer overlap (tests/rbdi/022, 2 % loss, timed out commands). So
+ * there is no limit unless the module parameter asks for one.
+ *
+ * Return: The module parameter max_write_fetches; for -1, 1 on rxe and 0
+ * (no limit) on any other device.
  */
 u16 rbdt_fetch_limit(struct ib_device *dev)
 {

@@ -452,9 +452,17 @@ struct rbdt_pool {
  * @fetch_max: WRITE commands that may fetch their data at a time, 0 for
  *	no limit (rbdt_fetch_limit()); set at connect.
  * @fetches: Commands fetching their data now, while @fetch_max is set.
+ *	Above @fetch_max after rbdt_fetch_stall_work() started waiters early.
  * @fetch_wait_first: The first command waiting for its turn to fetch, the
  *	rest linked through &rbdt_cmd.fetch_next to @fetch_wait_last.
- *	@fetches, @fetch_wait_first and @fetch_wait_last are under @lock.
+ * @fetch_wait_last: See @fetch_wait_first.
+ * @fetch_ends: Fetches ended (count, wraps), for the stall check.
+ * @fetch_seen: @fetch_ends when @fetch_work last looked.
+ * @fetch_watched: @fetch_work is queued or about to requeue itself.
+ *	@fetches, the waiters and @fetch_ends to @fetch_watched are under
+ *	@lock.
+ * @fetch_work: Starts a waiting command when the running fetches make no
+ *	progress (rbdt_fetch_stall_work()).
  * @ctrl_sends: Control responses posted and not completed.
  * @nr_recv: Entries in @recv.
  * @recv: Receive buffers.
@@ -506,6 +514,10 @@ struct rbdt_queue {
 	u16 fetches;
 	struct rbdt_cmd *fetch_wait_first;
 	struct rbdt_cmd *fetch_wait_last;
+	u32 fetch_ends;
+	u32 fetch_seen;
+	bool fetch_watched;
+	struct delayed_work fetch_work;
 	atomic_t ctrl_sends;
 	u32 nr_recv;
 	struct rbdt_recv *recv;
@@ -554,6 +566,8 @@ static inline struct rbdt_queue *cq_to_q(struct ib_wc *wc)
  *	in flight as its initiator depth allows; the adapter held them back.
  * @fetch_waits: WRITE commands whose data fetch waited for an earlier
  *	command's (rbdt_fetch_limit()).
+ * @fetch_stalls: Waiting WRITEs started early because no fetch of their
+ *	queue ended for a while (rbdt_fetch_stall_work()).
  * @max_outstanding_reqs: Highest number of commands outstanding.
  * @data_pooled: Commands whose data buffer came from the queue's pool.
  * @data_pool_new: Pages allocated for them because the pool had too few.
@@ -576,6 +590,7 @@ struct rbdt_stats {
 	atomic64_t stall_sq_full;
 	atomic64_t stall_ordq_full;
 	atomic64_t fetch_waits;
+	atomic64_t fetch_stalls;
 	atomic64_t max_outstanding_reqs;
 	atomic64_t data_pooled;
 	atomic64_t data_pool_new;
@@ -771,6 +786,7 @@ int rbdt_pool_init(struct rbdt_pool *pool);
 void rbdt_pool_destroy(struct rbdt_pool *pool);
 void rbdt_handle_cmd(struct rbdt_queue *q, struct rbdt_recv *r, u32 len);
 void rbdt_pending_work(struct work_struct *work);
+void rbdt_fetch_stall_work(struct work_struct *work);
 void rbdt_cmd_send_done(struct ib_cq *cq, struct ib_wc *wc);
 void rbdt_rsp_flush(struct rbdt_queue *q);
 void rbdt_queue_reap_lost(struct rbdt_queue *q);

@@ -142,10 +142,10 @@ bool rbdt_queue_post_recv(struct rbdt_queue *q, struct rbdt_recv *r)
  * transmit thread, apart from the receive path that delivers a SEND; a
  * limit there is not measured.
  *
- * The price: on a link that loses packets, each fetch that waits for a
- * retransmission holds up the queue's next ones, and their recoveries
- * no longer overlap (tests/rbdi/022, 2 % loss, timed out commands). So
- * there is no limit unless the module parameter asks for one.
+ * On a link that loses packets, a fetch that waits for a retransmission
+ * would hold up the queue's next ones for the QP's whole timeout; the
+ * stall check (rbdt_fetch_stall_work()) starts the next one early, and
+ * with it the retry (tests/rbdi/022, 2 % loss).
  *
  * Return: The module parameter max_write_fetches; for -1, 1 on rxe and 0
  * (no limit) on any other device.
@@ -369,6 +369,7 @@ static int rbdt_stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "stall_ordq_full: %lld\n",
 		   atomic64_read(&st->stall_ordq_full));
 	seq_printf(m, "fetch_waits: %lld\n", atomic64_read(&st->fetch_waits));
+	seq_printf(m, "fetch_stalls: %lld\n", atomic64_read(&st->fetch_stalls));
 	seq_printf(m, "max_outstanding_reqs: %lld\n",
 		   atomic64_read(&st->max_outstanding_reqs));
 	seq_printf(m, "data_pooled: %lld\n", atomic64_read(&st->data_pooled));
@@ -1177,6 +1178,7 @@ static void rbdt_queue_destroy(struct rbdt_queue *q)
 
 	cancel_delayed_work_sync(&q->timeout_work);
 	cancel_work_sync(&q->pending_work);
+	cancel_delayed_work_sync(&q->fetch_work);
 
 	spin_lock_irqsave(&rbdt_sess_lock, flags);
 	list_del_init(&q->entry);
@@ -1398,6 +1400,7 @@ int rbdt_connect_request(struct rdma_cm_id *cm_id, struct rdma_cm_event *event)
 	INIT_WORK(&q->release_work, rbdt_queue_release_work);
 	INIT_WORK(&q->pending_work, rbdt_pending_work);
 	INIT_DELAYED_WORK(&q->timeout_work, rbdt_timeout_work);
+	INIT_DELAYED_WORK(&q->fetch_work, rbdt_fetch_stall_work);
 	memcpy(&q->peer, &cm_id->route.addr.dst_addr, sizeof(q->peer));
 	rbdt_listener_addr(cm_id, &q->local);
 	q->lim.qid = qid;

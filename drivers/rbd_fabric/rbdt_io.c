@@ -990,11 +990,37 @@ static int rbdt_read_post(struct rbdt_cmd *cmd)
 	return ret;
 }
 
+/* Take the first command waiting for its fetch off @q's list, or NULL. */
+static struct rbdt_cmd *rbdt_fetch_dequeue(struct rbdt_queue *q)
+{
+	struct rbdt_cmd *cmd = q->fetch_wait_first;
+
+	lockdep_assert_held(&q->lock);
+	if (cmd) {
+		q->fetch_wait_first = cmd->fetch_next;
+		if (!q->fetch_wait_first)
+			q->fetch_wait_last = NULL;
+	}
+	return cmd;
+}
+
+/* Start the fetch of a waiting @cmd; false if it failed (and @cmd with it). */
+static bool rbdt_fetch_start(struct rbdt_cmd *cmd)
+{
+	if (!rbdt_read_post(cmd))
+		return true;
+	atomic64_inc(&cmd->q->sess->stats.errors);
+	transport_generic_request_failure(&cmd->se_cmd,
+					  TCM_CHECK_CONDITION_ABORT_CMD);
+	return false;
+}
+
 /*
  * A command's data fetch ended (its RDMA READs completed, or could not be
  * posted): on a queue that limits its fetches (see rbdt_fetch_limit()),
  * pass the turn to the first waiting command, failing any whose post
- * fails in turn, or give it back.
+ * fails in turn, or give it back. A turn taken by the stall check (more
+ * fetches than the limit) is given back.
  */
 static void rbdt_fetch_next(struct rbdt_queue *q)
 {
@@ -1003,23 +1029,68 @@ static void rbdt_fetch_next(struct rbdt_queue *q)
 
 	if (!q->fetch_max)
 		return;
-	for (;;) {
+	do {
 		spin_lock_irqsave(&q->lock, flags);
-		next = q->fetch_wait_first;
-		if (next) {
-			q->fetch_wait_first = next->fetch_next;
-			if (!q->fetch_wait_first)
-				q->fetch_wait_last = NULL;
-		} else {
+		q->fetch_ends++;
+		next = NULL;
+		if (q->fetches <= q->fetch_max)
+			next = rbdt_fetch_dequeue(q);
+		if (!next)
 			q->fetches--;
-		}
 		spin_unlock_irqrestore(&q->lock, flags);
-		if (!next || !rbdt_read_post(next))
-			return;
-		atomic64_inc(&q->sess->stats.errors);
-		transport_generic_request_failure(&next->se_cmd,
-						  TCM_CHECK_CONDITION_ABORT_CMD);
+	} while (next && !rbdt_fetch_start(next));
+}
+
+/*
+ * How long a queue's fetches may all make no progress before the stall
+ * check starts a waiting one; between one and two of these pass.
+ */
+#define RBDT_FETCH_STALL_MS	10
+
+/**
+ * rbdt_fetch_stall_work() - start a waiting fetch when the running ones stall
+ * @work: &rbdt_queue.fetch_work.
+ *
+ * A fetch whose RDMA READ response lost a packet waits for the QP's ACK
+ * timeout (2 s and more with rdma_cm's defaults on RoCE) unless a later
+ * work request of the QP is answered first: that answer tells the
+ * requester the READ's response is incomplete, and the READ is retried at
+ * once. Without a limit the other WRITEs' fetches do that; with one,
+ * nothing follows the stalled fetch and the waiting WRITEs pay the whole
+ * timeout in turn. So while commands wait, this runs every
+ * %RBDT_FETCH_STALL_MS; when no fetch ended since the last run, it starts
+ * the first waiting command beyond the limit, which does both: it uses
+ * the link and makes the requester retry. The extra turn is given back
+ * when a fetch ends (rbdt_fetch_next()).
+ *
+ * Context: Process, rbdt_wq; the queue's session holds the waiting
+ * commands, so the queue outlives this (rbdt_queue_destroy() cancels it).
+ */
+void rbdt_fetch_stall_work(struct work_struct *work)
+{
+	struct rbdt_queue *q = container_of(to_delayed_work(work),
+					    struct rbdt_queue, fetch_work);
+	struct rbdt_cmd *cmd = NULL;
+	unsigned long flags;
+
+	spin_lock_irqsave(&q->lock, flags);
+	if (q->fetch_ends == q->fetch_seen) {
+		cmd = rbdt_fetch_dequeue(q);
+		if (cmd)
+			q->fetches++;
 	}
+	q->fetch_seen = q->fetch_ends;
+	q->fetch_watched = !!q->fetch_wait_first;
+	if (q->fetch_watched)
+		queue_delayed_work(rbdt_wq, &q->fetch_work,
+				   msecs_to_jiffies(RBDT_FETCH_STALL_MS));
+	spin_unlock_irqrestore(&q->lock, flags);
+
+	if (!cmd)
+		return;
+	atomic64_inc(&q->sess->stats.fetch_stalls);
+	if (!rbdt_fetch_start(cmd))
+		rbdt_fetch_next(q);
 }
 
 /*
@@ -1151,6 +1222,12 @@ int rbdt_write_pending(struct se_cmd *se_cmd)
 			else
 				q->fetch_wait_first = cmd;
 			q->fetch_wait_last = cmd;
+			if (!q->fetch_watched) {
+				q->fetch_watched = true;
+				q->fetch_seen = q->fetch_ends;
+				queue_delayed_work(rbdt_wq, &q->fetch_work,
+						   msecs_to_jiffies(RBDT_FETCH_STALL_MS));
+			}
 		} else {
 			q->fetches++;
 		}

@@ -174,7 +174,7 @@ MODULE_PARM_DESC(post_bh_max_data,
 		 "Post a response behind RDMA WRITEs of more data than this (bytes) without disabling bottom halves, so that a software provider moves the data outside rbdt's CQ worker (default 32768)");
 
 /* See rbdt_fetch_limit(); read when a queue connects. */
-int rbdt_max_write_fetches;
+int rbdt_max_write_fetches = -1;
 
 static int rbdt_max_write_fetches_set(const char *val,
 				      const struct kernel_param *kp)
@@ -198,7 +198,7 @@ static const struct kernel_param_ops rbdt_max_write_fetches_ops = {
 module_param_cb(max_write_fetches, &rbdt_max_write_fetches_ops,
 		&rbdt_max_write_fetches, 0644);
 MODULE_PARM_DESC(max_write_fetches,
-		 "WRITE commands whose data (RDMA READ) a queue fetches at a time, the others wait in turn; 0: no limit; -1: 1 on Soft-RoCE (rxe), no limit on other devices; up to 65535; applies to queues connected afterwards; a limit serializes the recovery of lost packets (default 0)");
+		 "WRITE commands whose data (RDMA READ) a queue fetches at a time, the others wait in turn; 0: no limit; -1: 1 on Soft-RoCE (rxe), no limit on other devices; up to 65535; applies to queues connected afterwards (default -1)");
 
 /* See struct rbdt_pool; read when a queue is created. */
 #define RBDT_DATA_POOL_KB_MAX	SZ_1M

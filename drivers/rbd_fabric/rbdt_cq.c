@@ -7,9 +7,15 @@
  * (cq_waits), and the most completions one polling run handled
  * (max_cq_polled). Otherwise the poller does what
  * ib_cq_poll_work() does: work completions are handed to their ib_cqe's
- * done() in batches, a run that used up its budget is requeued, and a
- * run that drained the CQ re-arms it and polls on if a completion slipped
- * in meanwhile.
+ * done() in batches, a run that drained the CQ re-arms it and polls on if
+ * a completion slipped in meanwhile, and a run that used up its budget of
+ * completions or time is requeued. The time counts too: handlers post
+ * work (a WRITE's data fetch starts when the previous one completes,
+ * rbdt_fetch_next()) that a software provider may complete before the
+ * next poll, and the LIO backstore may execute a command right in the
+ * handler; a run could go on for seconds without ever finding the CQ
+ * empty. Other work items queued behind it on the same CPU, such as
+ * queue 0's keep-alive, would wait that long.
  *
  * The CQs are created with ib_create_cq(), so their poll context reads
  * as IB_POLL_SOFTIRQ: ib_drain_qp() then waits for its drain completion,
@@ -32,8 +38,9 @@
 
 #include "rbdt.h"
 
-/* Completions handled per run before the work item yields the CPU. */
+/* Completions, or jiffies, per run before the work item yields the CPU. */
 #define RBDT_CQ_BUDGET	1024
+#define RBDT_CQ_SLICE	2
 
 static struct workqueue_struct *rbdt_cq_wq;
 static struct workqueue_struct *rbdt_cq_hi_wq;
@@ -43,6 +50,7 @@ static void rbdt_cq_work(struct work_struct *work)
 	struct rbdt_cq *rcq = container_of(work, struct rbdt_cq, work);
 	struct rbdt_queue *q = container_of(rcq, struct rbdt_queue, cq);
 	struct ib_cq *cq = rcq->cq;
+	unsigned long start = jiffies;
 	u32 done = 0;
 	int n, i;
 
@@ -65,19 +73,22 @@ static void rbdt_cq_work(struct work_struct *work)
 		rbdt_rsp_flush(q);
 		if (n > 0)
 			done += n;
-		if (n == RBDT_CQ_BATCH) {
-			if (done < RBDT_CQ_BUDGET)
-				continue;
+		/*
+		 * Poll on while the CQ has more; when it looks empty, re-arm
+		 * it, and poll on if a completion came meanwhile.
+		 */
+		if (n < RBDT_CQ_BATCH &&
+		    ib_req_notify_cq(cq, IB_CQ_NEXT_COMP |
+				     IB_CQ_REPORT_MISSED_EVENTS) <= 0) {
+			WRITE_ONCE(rcq->waits, rcq->waits + 1);
+			break;
+		}
+		if (done >= RBDT_CQ_BUDGET ||
+		    time_after_eq(jiffies, start + RBDT_CQ_SLICE)) {
 			/* Let others run; no event is needed to come back. */
 			queue_work(rcq->wq, &rcq->work);
 			break;
 		}
-		/* Empty: re-arm, and poll on if a completion came meanwhile. */
-		if (ib_req_notify_cq(cq, IB_CQ_NEXT_COMP |
-				     IB_CQ_REPORT_MISSED_EVENTS) > 0)
-			continue;
-		WRITE_ONCE(rcq->waits, rcq->waits + 1);
-		break;
 	}
 	WRITE_ONCE(rcq->poller, NULL);
 	if (done > rcq->max_polled)

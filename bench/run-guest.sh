@@ -456,7 +456,7 @@ perf_report() {
 		echo "== by module (self)"
 		perf report -i "$1" --stdio --no-children --sort dso -g none 2>&1
 		echo "== by symbol (children)"
-		perf report -i "$1" --stdio --children --sort sym -g none --percent-limit 3 2>&1
+		perf report -i "$1" --stdio --children --sort sym -g none --percent-limit 0.3 2>&1
 		echo "== call graphs (self, callers)"
 		perf report -i "$1" --stdio --no-children --sort sym -g caller,0.5,callee --percent-limit 2 2>&1
 	} > "$2.txt"

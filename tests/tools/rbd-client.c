@@ -21,6 +21,10 @@
  *   nop                         NOP on queue 0
  *   tmf FUNCTION                TMF with a function number
  *   tmflun LUN FUNCTION         the same, addressed to another LUN
+ *   raw DIR LEN LUN CDB         one command as given: DIR none, read or
+ *                               write, LEN data bytes (one descriptor;
+ *                               written bytes are 5Ah), CDB in hex; prints
+ *                               "raw: status S [sense K/ASC/ASCQ]"
  *   abort                       a READ, then ABORT TASK of it; reports the
  *                               TMF response and the READ's status
  *   reset N                     N READs, then LUN RESET; reports the TMF
@@ -1194,6 +1198,50 @@ static int cmd_reset(uint32_t n)
 	return ret;
 }
 
+/*
+ * One command exactly as given: direction none, read or write, @len bytes
+ * by one descriptor (written data: bytes 5Ah), to LUN @lun, CDB in hex.
+ * Prints the status and, for CHECK CONDITION, key/ASC/ASCQ.
+ */
+static int cmd_raw(const char *dirs, uint32_t len, uint64_t lun,
+		   const char *hex)
+{
+	struct queue *q = &g.q[1];
+	uint8_t cdb[RBD_MAX_CDB_LEN] = { 0 };
+	uint64_t saved = g.lun;
+	size_t n = strlen(hex) / 2, i;
+	uint8_t dir;
+	int ret;
+
+	if (!strcmp(dirs, "none"))
+		dir = RBD_DIR_NONE;
+	else if (!strcmp(dirs, "read"))
+		dir = RBD_DIR_READ;
+	else if (!strcmp(dirs, "write"))
+		dir = RBD_DIR_WRITE;
+	else
+		return EX_USAGE;
+	if (n < RBD_MIN_CDB_LEN || n > RBD_MAX_CDB_LEN || strlen(hex) % 2 ||
+	    len > q->data_size || (!len) != (dir == RBD_DIR_NONE))
+		return EX_USAGE;
+	for (i = 0; i < n; i++)
+		if (sscanf(hex + 2 * i, "%2hhx", &cdb[i]) != 1)
+			return EX_USAGE;
+	if (dir == RBD_DIR_WRITE)
+		memset(q->data, 0x5a, len);
+	g.lun = lun;
+	ret = scsi_once(q, cdb, n, dir, len, M_DESC);
+	g.lun = saved;
+	if (ret)
+		return ret;
+	if (g.status == 2 && g.sense_len >= 14)
+		printf("raw: status 0x%x sense %x/%02x/%02x\n", g.status,
+		       g.sense[2] & 0xf, g.sense[12], g.sense[13]);
+	else
+		printf("raw: status 0x%x\n", g.status);
+	return 0;
+}
+
 static int cmd_logout(void)
 {
 	struct rbd_logout lo = {};
@@ -1676,6 +1724,7 @@ static void usage(void)
 		"commands: login inquiry readcap write LBA FILE [MODE]\n"
 		"          read LBA NBLK FILE [MODE] verify LBA NBLK io SECONDS\n"
 		"          nop tmf FUNCTION tmflun LUN FUNCTION abort reset N stats\n"
+		"          raw DIR LEN LUN CDB\n"
 		"          logout hostile\n"
 		"          discover-check\n");
 	exit(EX_USAGE);
@@ -1811,6 +1860,11 @@ int main(int argc, char **argv)
 			ret = tmf_request_lun(strtoull(argv[i + 1], NULL, 0),
 					      atoi(argv[i + 2]), 0);
 			i += 2;
+		} else if (!strcmp(c, "raw") && i + 4 < argc) {
+			ret = cmd_raw(argv[i + 1], strtoul(argv[i + 2], NULL, 0),
+				      strtoull(argv[i + 3], NULL, 0),
+				      argv[i + 4]);
+			i += 4;
 		} else if (!strcmp(c, "stats")) {
 			ret = cmd_stats();
 		} else if (!strcmp(c, "logout")) {

@@ -539,13 +539,16 @@ static void rbdt_cmd_put_desc(struct rbdt_cmd *cmd)
 		queue_work(rbdt_wq, &q->pending_work);
 }
 
-/* A response that LIO knows nothing about: BUSY or a refused capsule. */
-static void rbdt_send_local_rsp(struct rbdt_cmd *cmd, u8 status)
+/*
+ * A response that LIO knows nothing about: BUSY (@asc 0), or CHECK
+ * CONDITION with sense key ILLEGAL REQUEST and @asc/@ascq in fixed format.
+ */
+static void rbdt_send_local_rsp(struct rbdt_cmd *cmd, u8 status, u8 asc,
+				u8 ascq)
 {
-	/* INVALID FIELD IN COMMAND INFORMATION UNIT, fixed format. */
-	static const u8 sense[18] = {
+	u8 sense[18] = {
 		[0] = 0x70, [2] = ILLEGAL_REQUEST, [7] = 0x0a,
-		[12] = 0x0e, [13] = 0x03,
+		[12] = asc, [13] = ascq,
 	};
 
 	rbdt_build_rsp(cmd, status, sense,
@@ -553,6 +556,29 @@ static void rbdt_send_local_rsp(struct rbdt_cmd *cmd, u8 status)
 		       0, 0, 0);
 	if (rbdt_post_rsp(cmd, &cmd->send_wr))
 		rbdt_cmd_put_desc(cmd);
+}
+
+/*
+ * Refuse a capsule that rbd_check_cmd() did not accept, or that names
+ * another LUN than the session's: CHECK CONDITION without passing it to
+ * LIO. A direction that contradicts the CDB is an invalid field in the CDB;
+ * every other problem is one of the capsule, the information unit.
+ */
+static void rbdt_refuse_cmd(struct rbdt_cmd *cmd, enum rbd_check c, u64 lun)
+{
+	atomic64_inc(&cmd->q->sess->stats.errors);
+	if (c == RBD_CHECK_OK) {
+		rbdt_cmd_err(cmd, "refused command: LUN %llu is not the session's\n",
+			     lun);
+		rbdt_send_local_rsp(cmd, SAM_STAT_CHECK_CONDITION, 0x25, 0x00);
+	} else if (c == RBD_CHECK_CDB_DIR) {
+		rbdt_cmd_err(cmd, "refused command: %s (opcode %#04x, direction %u)\n",
+			     rbd_check_str(c), cmd->req->cdb[0], cmd->req->dir);
+		rbdt_send_local_rsp(cmd, SAM_STAT_CHECK_CONDITION, 0x24, 0x00);
+	} else {
+		rbdt_cmd_err(cmd, "refused command: %s\n", rbd_check_str(c));
+		rbdt_send_local_rsp(cmd, SAM_STAT_CHECK_CONDITION, 0x0e, 0x03);
+	}
 }
 
 static const int rbdt_task_attr[] = {
@@ -749,10 +775,8 @@ static void rbdt_start_cmd(struct rbdt_cmd *cmd, struct rbdt_recv *r, u32 len)
 		atomic64_set(&sess->stats.max_outstanding_reqs, n);
 
 	c = rbd_check_cmd(r->buf, len, &q->lim);
-	if (c) {
-		rbdt_cmd_err(cmd, "refused command: %s\n", rbd_check_str(c));
-		atomic64_inc(&sess->stats.errors);
-		rbdt_send_local_rsp(cmd, SAM_STAT_CHECK_CONDITION);
+	if (c || le64_to_cpu(req->lun) != sess->lun) {
+		rbdt_refuse_cmd(cmd, c, le64_to_cpu(req->lun));
 		return;
 	}
 	cmd->dir = req->dir;
@@ -765,7 +789,7 @@ static void rbdt_start_cmd(struct rbdt_cmd *cmd, struct rbdt_recv *r, u32 len)
 	}
 
 	if (READ_ONCE(sess->logout)) {
-		rbdt_send_local_rsp(cmd, SAM_STAT_BUSY);
+		rbdt_send_local_rsp(cmd, SAM_STAT_BUSY, 0, 0);
 		return;
 	}
 
@@ -788,7 +812,7 @@ static void rbdt_start_cmd(struct rbdt_cmd *cmd, struct rbdt_recv *r, u32 len)
 			    rbdt_task_attr[req->task_attr], dir,
 			    TARGET_SCF_ACK_KREF)) {
 		/* The session is stopping. */
-		rbdt_send_local_rsp(cmd, SAM_STAT_BUSY);
+		rbdt_send_local_rsp(cmd, SAM_STAT_BUSY, 0, 0);
 		return;
 	}
 	cmd->lio = true;

@@ -713,6 +713,70 @@ static void test_cmd_bad_dir(void **state)
 	assert_false(rbd_check_cmd_fatal(RBD_CHECK_BAD_DIR));
 }
 
+/* Set the CDB of the capsule in scratch to @op (10-byte form). */
+static void set_cdb(uint8_t op, uint8_t byte1)
+{
+	memset(CMD->cdb, 0, sizeof(CMD->cdb));
+	CMD->cdb[0] = op;
+	CMD->cdb[1] = byte1;
+	CMD->cdb_len = 16;
+}
+
+/* The direction must be one the operation code allows. */
+static void test_cmd_cdb_dir(void **state)
+{
+	static const struct {
+		uint8_t op, byte1;
+		uint8_t ok_none, ok_read, ok_write;
+	} t[] = {
+		{ 0x28, 0, 1, 1, 0 },	/* READ(10) */
+		{ 0x88, 0, 1, 1, 0 },	/* READ(16) */
+		{ 0x12, 0, 1, 1, 0 },	/* INQUIRY */
+		{ 0xa3, 0, 1, 1, 0 },	/* MAINTENANCE IN */
+		{ 0x2a, 0, 0, 0, 1 },	/* WRITE(10) */
+		{ 0x93, 0, 0, 0, 1 },	/* WRITE SAME(16) */
+		{ 0x93, 8, 0, 0, 1 },	/* WRITE SAME(16) with UNMAP */
+		{ 0x89, 0, 0, 0, 1 },	/* COMPARE AND WRITE */
+		{ 0x42, 0, 1, 0, 1 },	/* UNMAP */
+		{ 0xa4, 0, 1, 0, 1 },	/* MAINTENANCE OUT */
+		{ 0x5f, 0, 1, 0, 1 },	/* PERSISTENT RESERVE OUT */
+		{ 0x00, 0, 1, 0, 0 },	/* TEST UNIT READY */
+		{ 0x35, 0, 1, 0, 0 },	/* SYNCHRONIZE CACHE(10) */
+		{ 0x2f, 0, 1, 0, 0 },	/* VERIFY(10) without BYTCHK */
+		{ 0x2f, 2, 0, 0, 1 },	/* VERIFY(10) with BYTCHK */
+		{ 0x53, 0, 0, 0, 0 },	/* XDWRITEREAD(10) */
+		{ 0xc0, 0, 1, 1, 1 },	/* vendor specific */
+	};
+	size_t i, len;
+
+	(void)state;
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		len = build_cmd(RBD_DIR_NONE, 0, 0, 0);
+		set_cdb(t[i].op, t[i].byte1);
+		assert_int_equal(chk_cmd(scratch.b, len, &lim_io),
+				 t[i].ok_none ? RBD_CHECK_OK : RBD_CHECK_CDB_DIR);
+		len = build_cmd(RBD_DIR_READ, 4096, 1, 0);
+		set_cdb(t[i].op, t[i].byte1);
+		assert_int_equal(chk_cmd(scratch.b, len, &lim_io),
+				 t[i].ok_read ? RBD_CHECK_OK : RBD_CHECK_CDB_DIR);
+		len = build_cmd(RBD_DIR_WRITE, 4096, 0, 1);
+		set_cdb(t[i].op, t[i].byte1);
+		assert_int_equal(chk_cmd(scratch.b, len, &lim_io),
+				 t[i].ok_write ? RBD_CHECK_OK : RBD_CHECK_CDB_DIR);
+	}
+
+	/* Variable-length CDBs by service action: READ(32), WRITE(32). */
+	len = build_cmd(RBD_DIR_WRITE, 4096, 1, 0);
+	set_cdb(0x7f, 0);
+	CMD->cdb[7] = 24;
+	CMD->cdb_len = 32;
+	CMD->cdb[9] = 0x09;
+	assert_int_equal(chk_cmd(scratch.b, len, &lim_io), RBD_CHECK_CDB_DIR);
+	CMD->cdb[9] = 0x0b;
+	assert_int_equal(chk_cmd(scratch.b, len, &lim_io), RBD_CHECK_OK);
+	assert_false(rbd_check_cmd_fatal(RBD_CHECK_CDB_DIR));
+}
+
 static void test_cmd_desc_len(void **state)
 {
 	size_t len;
@@ -2037,6 +2101,7 @@ int main(void)
 		cmocka_unit_test(test_cmd_too_many_desc),
 		cmocka_unit_test(test_cmd_data_too_long),
 		cmocka_unit_test(test_cmd_bad_dir),
+		cmocka_unit_test(test_cmd_cdb_dir),
 		cmocka_unit_test(test_cmd_desc_len),
 		cmocka_unit_test(test_cmd_inline),
 		cmocka_unit_test(test_cmd_imm_read),

@@ -123,6 +123,8 @@ static inline __le64 rbd_cpu_to_le64(__u64 v)
  * @RBD_CHECK_BAD_FEATURES: feature bits granted that were not offered.
  * @RBD_CHECK_BAD_NAME: empty, unterminated, non-printable or not
  *	NUL-padded name.
+ * @RBD_CHECK_CDB_DIR: the direction contradicts the CDB's operation code
+ *	(see rbd_cdb_dirs()).
  * @RBD_CHECK_NR: number of outcomes; not an outcome itself.
  */
 enum rbd_check {
@@ -151,6 +153,7 @@ enum rbd_check {
 	RBD_CHECK_BAD_LIMITS,
 	RBD_CHECK_BAD_FEATURES,
 	RBD_CHECK_BAD_NAME,
+	RBD_CHECK_CDB_DIR,
 	RBD_CHECK_NR,
 };
 
@@ -237,6 +240,8 @@ static inline const char *rbd_check_str(enum rbd_check c)
 		return "unexpected feature bits";
 	case RBD_CHECK_BAD_NAME:
 		return "invalid name";
+	case RBD_CHECK_CDB_DIR:
+		return "data direction contradicts the CDB";
 	default:
 		return "unknown outcome";
 	}
@@ -326,6 +331,116 @@ static inline unsigned int rbd_cdb_implied_len(const __u8 *cdb)
 	if (cdb[0] == 0x7f)
 		return cdb[7] + 8U;
 	return group_len[(cdb[0] >> 5) & 7];
+}
+
+/* Direction sets of rbd_cdb_dirs(), one bit per &enum rbd_data_dir. */
+#define RBD_DIRS_NONE	(1U << RBD_DIR_NONE)
+#define RBD_DIRS_IN	((1U << RBD_DIR_READ) | RBD_DIRS_NONE)
+#define RBD_DIRS_OUT	(1U << RBD_DIR_WRITE)
+#define RBD_DIRS_OUT0	(RBD_DIRS_OUT | RBD_DIRS_NONE)
+#define RBD_DIRS_ANY	(RBD_DIRS_IN | RBD_DIRS_OUT)
+
+/* rbd_cdb_dirs() of a VARIABLE LENGTH (7Fh) CDB, by service action. */
+static inline unsigned int rbd_cdb_dirs_var(const __u8 *cdb)
+{
+	switch ((cdb[8] << 8) | cdb[9]) {
+	case 0x0009:			/* READ(32) */
+		return RBD_DIRS_IN;
+	case 0x000a:			/* VERIFY(32) */
+		return cdb[10] & 0x06 ? RBD_DIRS_OUT : RBD_DIRS_NONE;
+	case 0x000b:			/* WRITE(32) */
+	case 0x000c:			/* WRITE AND VERIFY(32) */
+	case 0x000d:			/* WRITE SAME(32) */
+		return RBD_DIRS_OUT;
+	case 0x0007:			/* XDWRITEREAD(32): bidirectional */
+		return 0;
+	default:
+		return RBD_DIRS_ANY;
+	}
+}
+
+/**
+ * rbd_cdb_dirs() - data directions a CDB's operation code allows
+ * @cdb: CDB of at least %RBD_MAX_CDB_LEN bytes.
+ *
+ * LIO and its backstores take a command's direction from the transport,
+ * not from the CDB: a READ sent as a data-out command writes the medium,
+ * and its write-protect check only sees data-out commands. So the target
+ * derives the direction from the operation code of every command SBC or
+ * SPC defines:
+ *
+ * - data-in commands (READ, INQUIRY, MODE SENSE, ...): READ, or NONE
+ *   (nothing is transferred: an allocation length of 0);
+ * - commands that write the medium (the WRITE, WRITE AND VERIFY, WRITE
+ *   SAME and COMPARE AND WRITE families): WRITE only, since LIO executes
+ *   some of them (WRITE SAME with UNMAP) without looking at the data;
+ * - other data-out commands, whose parameter list may be empty (MODE
+ *   SELECT, UNMAP, PERSISTENT RESERVE OUT, SET TARGET PORT GROUPS, ...):
+ *   WRITE or NONE;
+ * - commands without data (TEST UNIT READY, SYNCHRONIZE CACHE, ...): NONE;
+ * - bidirectional commands: none at all (rbd has no bidirectional data).
+ *
+ * Other operation codes (vendor specific, or for passthrough backstores)
+ * keep the direction the initiator gives; LIO refuses them on emulating
+ * backstores.
+ *
+ * Return: a set of %RBD_DIRS_* bits; 0 refuses every direction.
+ */
+static inline unsigned int rbd_cdb_dirs(const __u8 *cdb)
+{
+	switch (cdb[0]) {
+	case 0x03: case 0x08: case 0x12: case 0x1a: case 0x1c: case 0x25:
+	case 0x28: case 0x37: case 0x3c: case 0x3e: case 0x4d: case 0x5a:
+	case 0x5e: case 0x84: case 0x88: case 0x8c: case 0x9e: case 0xa0:
+	case 0xa2: case 0xa3: case 0xa8: case 0xb7:
+		/*
+		 * REQUEST SENSE, READ(6), INQUIRY, MODE SENSE(6), RECEIVE
+		 * DIAGNOSTIC RESULTS, READ CAPACITY(10), READ(10), READ DEFECT
+		 * DATA(10), READ BUFFER, READ LONG(10), LOG SENSE, MODE
+		 * SENSE(10), PERSISTENT RESERVE IN, RECEIVE COPY RESULTS,
+		 * READ(16), READ ATTRIBUTE, SERVICE ACTION IN(16), REPORT
+		 * LUNS, SECURITY PROTOCOL IN, MAINTENANCE IN, READ(12), READ
+		 * DEFECT DATA(12)
+		 */
+		return RBD_DIRS_IN;
+	case 0x0a: case 0x2a: case 0x2e: case 0x41: case 0x89: case 0x8a:
+	case 0x8e: case 0x93: case 0xaa: case 0xae: case 0x3f: case 0x9c:
+		/*
+		 * WRITE(6), WRITE(10), WRITE AND VERIFY(10), WRITE SAME(10),
+		 * COMPARE AND WRITE, WRITE(16), WRITE AND VERIFY(16), WRITE
+		 * SAME(16), WRITE(12), WRITE AND VERIFY(12), WRITE LONG(10),
+		 * WRITE ATOMIC(16)
+		 */
+		return RBD_DIRS_OUT;
+	case 0x04: case 0x07: case 0x15: case 0x16: case 0x1d: case 0x3b:
+	case 0x42: case 0x4c: case 0x55: case 0x56: case 0x5f: case 0x83:
+	case 0x8d: case 0xa4: case 0xb5:
+		/*
+		 * FORMAT UNIT, REASSIGN BLOCKS, MODE SELECT(6), RESERVE(6),
+		 * SEND DIAGNOSTIC, WRITE BUFFER, UNMAP, LOG SELECT, MODE
+		 * SELECT(10), RESERVE(10), PERSISTENT RESERVE OUT, EXTENDED
+		 * COPY, WRITE ATTRIBUTE, MAINTENANCE OUT, SECURITY PROTOCOL
+		 * OUT
+		 */
+		return RBD_DIRS_OUT0;
+	case 0x2f: case 0x8f: case 0xaf:
+		/* VERIFY(10/16/12): data-out only with BYTCHK. */
+		return cdb[1] & 0x06 ? RBD_DIRS_OUT : RBD_DIRS_NONE;
+	case 0x00: case 0x01: case 0x0b: case 0x17: case 0x1b: case 0x1e:
+	case 0x2b: case 0x35: case 0x57: case 0x91:
+		/*
+		 * TEST UNIT READY, REZERO UNIT, SEEK(6), RELEASE(6), START
+		 * STOP UNIT, PREVENT ALLOW MEDIUM REMOVAL, SEEK(10),
+		 * SYNCHRONIZE CACHE(10), RELEASE(10), SYNCHRONIZE CACHE(16)
+		 */
+		return RBD_DIRS_NONE;
+	case 0x53:			/* XDWRITEREAD(10) */
+		return 0;
+	case 0x7f:
+		return rbd_cdb_dirs_var(cdb);
+	default:
+		return RBD_DIRS_ANY;
+	}
 }
 
 /* Return 1 when the @n bytes at @p are all zero. */
@@ -658,8 +773,9 @@ rbd_check_login_rsp(const void *buf, size_t len,
  * The checks run in a fixed order and the first failure is returned:
  * size, version, opcode, tag (all fatal, see rbd_check_cmd_fatal()), then
  * length, flags, reserved bytes, task attribute, CDB length, descriptor
- * count, data length, direction, the invalidate flag, and finally the
- * payload: descriptors, inline data or nothing. All arithmetic is done in
+ * count, data length, direction, the invalidate flag, the direction
+ * against the CDB (rbd_cdb_dirs()), and finally the payload: descriptors,
+ * inline data or nothing. All arithmetic is done in
  * 64 bits on values bounded beforehand, so no count or length taken from
  * the capsule can overflow or lead outside @buf.
  *
@@ -724,6 +840,8 @@ rbd_check_cmd(const void *buf, size_t len, const struct rbd_check_limits *lim)
 	if ((flags & RBD_CMD_F_INVALIDATE) &&
 	    (!nr_desc || !(lim->features & RBD_FEAT_REMOTE_INV)))
 		return RBD_CHECK_BAD_FLAGS;
+	if (!(rbd_cdb_dirs(cmd->cdb) & (1U << cmd->dir)))
+		return RBD_CHECK_CDB_DIR;
 
 	payload = (__u64)len - sizeof(*cmd);
 	if (nr_desc) {

@@ -6,7 +6,7 @@
  * validation of what comes from the network (rbdi's response checks).
  *
  *   rbd-fake-target -a ADDR [-p PORT] [-n BLOCKS] [-H CASE] [-T LBA]
- *                   [-c COUNT] [-v]
+ *                   [-c COUNT] [-A write|read] [-v]
  *   rbd-fake-target -P LBA NBLK      print the pattern of those blocks
  *
  * The disk has BLOCKS 512-byte blocks (default 16384, 8 MiB); every
@@ -27,6 +27,14 @@
  *   batch-data  a response batch whose first entry claims immediate data
  *   bare-len    a bare response 512 bytes short
  *   bare-slot   a bare response for slot 65535
+ *
+ * -A probes, once, the access the initiator granted to its data buffers:
+ * before serving the first command with descriptors of that direction, it
+ * tries an RDMA WRITE into a WRITE's buffer (of 8 bytes an RDMA READ has
+ * just taken from it, then read again, so nothing changes) or an RDMA
+ * READ of a READ's buffer, and prints "probe: ... allowed" or
+ * "probe: ... refused (STATUS)". A refused probe kills the connection;
+ * the initiator reconnects and the command is served on the new one.
  *
  * Any LOGIN is accepted (any names, LUN 0 only matters for nothing):
  * the grants are the requests capped at 128 KiB I/O, 4 KiB inline writes
@@ -104,6 +112,8 @@ static struct {
 	enum hcase hcase;
 	uint64_t trigger_lba;
 	int count;
+	int probe;		/* -A: 0 none, 1 write, 2 read; cleared when done */
+	enum ibv_wc_status wc_status;	/* of the last failed work request */
 	int verbose;
 	uint8_t *disk;
 	struct rdma_event_channel *ech;
@@ -195,6 +205,7 @@ static int post_wait(struct conn *c, struct ibv_send_wr *wr)
 		if (wc.status != IBV_WC_SUCCESS) {
 			vlog("qid %u: send failed: %s\n", c->qid,
 			     ibv_wc_status_str(wc.status));
+			g.wc_status = wc.status;
 			return -1;
 		}
 		if (wc.wr_id == 1)
@@ -464,6 +475,42 @@ static int move_desc(struct conn *c, const struct rbd_cmd *cmd, uint32_t len,
 	return 0;
 }
 
+/*
+ * -A: try the access @cmd's buffer must not grant. On iWARP an RDMA WRITE
+ * completes locally before the peer has checked it, so the 8 bytes are
+ * read once more: the peer refuses by ending the connection, and that
+ * READ fails. Return -1 when refused (the connection is dead).
+ */
+static int probe_access(struct conn *c, const struct rbd_cmd *cmd)
+{
+	struct rbd_desc d = *(const struct rbd_desc *)(cmd + 1);
+	bool write = cmd->dir == RBD_DIR_WRITE;
+	const char *what = write ? "RDMA WRITE into a write's buffer" :
+				   "RDMA READ of a read's buffer";
+	int ret;
+
+	g.probe = 0;
+	d.len = rbd_cpu_to_le32(8);
+	if (write) {
+		ret = rdma_data(c, &d, 0, false);
+		if (ret) {
+			printf("probe: RDMA READ of a write's buffer failed (%s)\n",
+			       ibv_wc_status_str(g.wc_status));
+			return -1;
+		}
+		ret = rdma_data(c, &d, 0, true) || rdma_data(c, &d, 0, false);
+	} else {
+		ret = rdma_data(c, &d, 0, false);
+	}
+	if (ret)
+		printf("probe: %s refused (%s)\n", what,
+		       ibv_wc_status_str(g.wc_status));
+	else
+		printf("probe: %s allowed\n", what);
+	fflush(stdout);
+	return ret ? -1 : 0;
+}
+
 /* Answer the triggering READ with the malformed response of g.hcase. */
 static int hostile_rsp(struct conn *c, const struct rbd_cmd *cmd)
 {
@@ -551,6 +598,10 @@ static int io_capsule(struct conn *c, const uint8_t *buf, uint32_t len)
 	}
 	dlen = rbd_le32(cmd->data_length);
 	immediate = cmd->dir == RBD_DIR_READ && !cmd->nr_desc;
+	if (g.probe && cmd->nr_desc &&
+	    cmd->dir == (g.probe == 1 ? RBD_DIR_WRITE : RBD_DIR_READ) &&
+	    probe_access(c, cmd))
+		return -1;
 
 	if (rw_cdb(cmd->cdb, &write, &lba, &nblk)) {
 		uint64_t bytes = (uint64_t)nblk * BLOCK;
@@ -869,7 +920,8 @@ static void usage(FILE *f)
 	unsigned int i;
 
 	fprintf(f,
-		"usage: rbd-fake-target -a ADDR [-p PORT] [-n BLOCKS] [-H CASE] [-T LBA] [-c COUNT] [-v]\n"
+		"usage: rbd-fake-target -a ADDR [-p PORT] [-n BLOCKS] [-H CASE] [-T LBA] [-c COUNT]\n"
+		"                       [-A write|read] [-v]\n"
 		"       rbd-fake-target -P LBA NBLK   (print the pattern of those blocks)\n"
 		"cases:");
 	for (i = H_TAG; i < sizeof(hcase_name) / sizeof(hcase_name[0]); i++)
@@ -892,7 +944,7 @@ int main(int argc, char **argv)
 	unsigned int i;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "a:p:n:H:T:c:P:vh")) != -1) {
+	while ((opt = getopt(argc, argv, "a:p:n:H:T:c:A:P:vh")) != -1) {
 		switch (opt) {
 		case 'a':
 			g.addr = optarg;
@@ -916,6 +968,13 @@ int main(int argc, char **argv)
 				usage(stderr);
 				return 1;
 			}
+			break;
+		case 'A':
+			if (strcmp(optarg, "write") && strcmp(optarg, "read")) {
+				fprintf(stderr, "rbd-fake-target: -A write or -A read\n");
+				return 1;
+			}
+			g.probe = strcmp(optarg, "write") ? 2 : 1;
 			break;
 		case 'T':
 			if (!parse_u64(optarg, &g.trigger_lba)) {

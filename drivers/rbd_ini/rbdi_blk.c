@@ -586,8 +586,11 @@ static blk_status_t rbdi_map_mr(struct rbdi_queue *q, struct request *rq,
 	reg->wr.wr_cqe = &req->reg_cqe;
 	reg->mr = req->mr;
 	reg->key = req->mr->rkey;
-	reg->access = IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_READ |
-		      IB_ACCESS_REMOTE_WRITE;
+	/* The target reads a write's data and writes a read's: no more. */
+	if (req->cmd->dir == RBD_DIR_WRITE)
+		reg->access = IB_ACCESS_REMOTE_READ;
+	else
+		reg->access = IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE;
 
 	desc->addr = cpu_to_le64(req->mr->iova);
 	desc->rkey = cpu_to_le32(req->mr->rkey);

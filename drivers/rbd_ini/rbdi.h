@@ -620,6 +620,10 @@ int rbdi_post_recv(struct rbdi_queue *q, struct rbdi_rbuf *rb);
 void rbdi_ka_work(struct work_struct *work);
 int rbdi_send_abort(struct rbdi_session *sess, u64 ref_tag);
 
+/* rbdi_sgio.c */
+struct sg_io_hdr;
+bool rbdi_sgio_allowed(u8 *cdb, const struct sg_io_hdr *hdr, fmode_t mode);
+
 /* rbdi_blk.c */
 int rbdi_blk_add(struct rbdi_session *sess);
 void rbdi_blk_del(struct rbdi_session *sess);

@@ -1798,7 +1798,7 @@ static int rbdi_sg_io(struct request_queue *q, fmode_t mode,
 		return -EFAULT;
 	if (rbd_cdb_implied_len(cdb) > hdr.cmd_len)
 		return -EINVAL;
-	if (!scsi_cmd_allowed(cdb, mode))
+	if (!rbdi_sgio_allowed(cdb, &hdr, mode))
 		return -EPERM;
 
 	switch (hdr.dxfer_direction) {

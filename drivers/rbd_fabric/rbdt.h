@@ -559,6 +559,8 @@ static inline struct rbdt_queue *cq_to_q(struct ib_wc *wc)
  * @rsps_batched: Responses sent in them.
  * @compl_here: Completions that rbdt ran itself, right after a backend
  *	that completed the command synchronously (rbdt_complete_here()).
+ * @slot_waits: Capsules that arrived while LIO still held their slot's
+ *	previous command, and waited for it (rbdt_pending_work()).
  * @posts_bh_disabled: Posts made with bottom halves disabled
  *	(rbdt_post_begin()).
  * @stall_sq_full: Commands deferred for lack of send queue slots.
@@ -586,6 +588,7 @@ struct rbdt_stats {
 	atomic64_t rsp_batches;
 	atomic64_t rsps_batched;
 	atomic64_t compl_here;
+	atomic64_t slot_waits;
 	atomic64_t posts_bh_disabled;
 	atomic64_t stall_sq_full;
 	atomic64_t stall_ordq_full;

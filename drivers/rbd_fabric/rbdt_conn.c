@@ -362,6 +362,7 @@ static int rbdt_stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "rsps_batched: %lld\n",
 		   atomic64_read(&st->rsps_batched));
 	seq_printf(m, "compl_here: %lld\n", atomic64_read(&st->compl_here));
+	seq_printf(m, "slot_waits: %lld\n", atomic64_read(&st->slot_waits));
 	seq_printf(m, "posts_bh_disabled: %lld\n",
 		   atomic64_read(&st->posts_bh_disabled));
 	seq_printf(m, "stall_sq_full: %lld\n",
@@ -1680,16 +1681,16 @@ static void rbdt_session_release_work(struct work_struct *work)
 
 	target_stop_session(sess->se_sess);
 	rbdt_session_wait_cmds(sess, queues);
+	/* The last releases may have queued it: done before LIO's session. */
+	for (i = 0; i <= RBD_MAX_NR_QUEUES; i++)
+		if (queues[i])
+			cancel_work_sync(&queues[i]->pending_work);
 
 	mutex_lock(&sess->tpg->lock);
 	list_del_init(&sess->tpg_entry);
 	mutex_unlock(&sess->tpg->lock);
 	target_remove_session(sess->se_sess);
 	debugfs_remove(sess->debugfs);
-
-	for (i = 0; i <= RBD_MAX_NR_QUEUES; i++)
-		if (queues[i])
-			cancel_work_sync(&queues[i]->pending_work);
 
 	spin_lock_irqsave(&rbdt_sess_lock, flags);
 	list_del(&sess->entry);

@@ -883,8 +883,10 @@ void rbdt_handle_cmd(struct rbdt_queue *q, struct rbdt_recv *r, u32 len)
 		rbdt_queue_error(q);
 		return;
 	}
-	if (wait)
+	if (wait) {
+		atomic64_inc(&q->sess->stats.slot_waits);
 		return;
+	}
 	cmd->tag = tag;
 	rbdt_start_cmd(cmd, r, len);
 	rbdt_complete_here(cmd);
@@ -893,6 +895,12 @@ void rbdt_handle_cmd(struct rbdt_queue *q, struct rbdt_recv *r, u32 len)
 /**
  * rbdt_pending_work() - start capsules that waited for their descriptor
  * @work: &rbdt_queue.pending_work.
+ *
+ * LIO queues this from rbdt_release_cmd() before it drops the command's
+ * count on the session, so it can run after the session's commands are
+ * all gone. Nothing is started on a dying queue: the session teardown
+ * cancels this work (sync) before it removes the LIO session, and a
+ * capsule started here would hand that session to target_init_cmd().
  */
 void rbdt_pending_work(struct work_struct *work)
 {
@@ -908,7 +916,7 @@ void rbdt_pending_work(struct work_struct *work)
 		u32 len;
 
 		spin_lock_irqsave(&q->lock, flags);
-		start = cmd->start_pending;
+		start = cmd->start_pending && !q->dying;
 		cmd->start_pending = false;
 		r = cmd->pending_recv;
 		len = cmd->pending_len;

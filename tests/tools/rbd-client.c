@@ -29,6 +29,10 @@
  *                               TMF response and the READ's status
  *   reset N                     N READs, then LUN RESET; reports the TMF
  *                               response and how the READs ended
+ *   churn N SECONDS             up to N sessions: READs that reuse their
+ *                               slot the moment the response arrives, the
+ *                               last one followed by a disconnect; prints
+ *                               the first session's slot_waits counter
  *   stats                       print the target's debugfs counters of
  *                               this session (client and target on one
  *                               host), as "stats: name: value" lines
@@ -1075,6 +1079,96 @@ static int cmd_stats(void)
 	return 0;
 }
 
+/* The target's debugfs counter @name of this session, or -1. */
+static long long target_stat(const char *name)
+{
+	char path[128], line[256];
+	long long v = -1;
+	size_t n = strlen(name);
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/kernel/debug/rbdt/%016llx/stats",
+		 (unsigned long long)rbd_le64(g.grant.session_handle));
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, name, n) && line[n] == ':')
+			v = strtoll(line + n + 1, NULL, 10);
+	fclose(f);
+	return v;
+}
+
+/* Post a 1-block READ(16) of LBA 0 on @q; returns its tag, 0 on failure. */
+static uint64_t post_read1(struct queue *q)
+{
+	uint64_t tag = next_tag(q, q->depth);
+	uint8_t *buf = send_slot(q, tag);
+	uint8_t cdb[16];
+	uint32_t len;
+
+	rw_cdb(cdb, false, 0, 1);
+	len = build_cmd(q, buf, tag, cdb, 16, RBD_DIR_READ, g.block_size,
+			M_DESC);
+	return post_send(q, buf, len) ? 0 : tag;
+}
+
+/*
+ * One session of "churn": READs on queue 1, each sent the moment the
+ * previous one's response arrives (the target may not have released the
+ * slot yet), @rounds of them, then one more and a disconnect without
+ * waiting for it. Returns the slot_waits counter when @count is set.
+ */
+static int churn_one(int rounds, bool count, long long *waits)
+{
+	struct queue *q;
+	int ret, i;
+
+	ret = session_open(1);
+	if (ret)
+		return ret;
+	q = &g.q[1];
+	if (!g.block_size && (ret = cmd_readcap(true)))
+		return ret;
+	for (i = 0; i < rounds; i++) {
+		uint64_t tag = post_read1(q);
+
+		if (!tag)
+			return EX_DISC;
+		ret = wait_rsp(q, tag, TIMEOUT_MS);
+		if (ret)
+			return ret == -2 ? EX_DISC : ret;
+		if (g.status && g.status != 8)	/* BUSY is allowed */
+			return check_good("churn READ");
+	}
+	if (count)
+		*waits = target_stat("slot_waits");
+	post_read1(q);
+	disconnect_all();
+	return 0;
+}
+
+/*
+ * churn N SECONDS: up to N sessions (at most SECONDS long in all) of
+ * churn_one(); the first counts how often a capsule waited for its slot.
+ */
+static int cmd_churn(int n, int seconds)
+{
+	uint64_t end = now_ms() + (uint64_t)seconds * 1000;
+	long long waits = -1;
+	int i, ret = 0;
+
+	for (i = 0; i < n && now_ms() < end; i++) {
+		ret = churn_one(i ? 4 : 200, !i, &waits);
+		if (ret) {
+			printf("churn: session %d failed (%d)\n", i + 1, ret);
+			break;
+		}
+	}
+	printf("churn: %d sessions, slot waits in the first: %lld\n", i, waits);
+	return ret;
+}
+
 static int tmf_response;
 
 static int tmf_request_lun(uint64_t lun, uint8_t function, uint64_t ref_tag)
@@ -1724,7 +1818,7 @@ static void usage(void)
 		"commands: login inquiry readcap write LBA FILE [MODE]\n"
 		"          read LBA NBLK FILE [MODE] verify LBA NBLK io SECONDS\n"
 		"          nop tmf FUNCTION tmflun LUN FUNCTION abort reset N stats\n"
-		"          raw DIR LEN LUN CDB\n"
+		"          raw DIR LEN LUN CDB churn N SECONDS\n"
 		"          logout hostile\n"
 		"          discover-check\n");
 	exit(EX_USAGE);
@@ -1865,6 +1959,10 @@ int main(int argc, char **argv)
 				      strtoull(argv[i + 3], NULL, 0),
 				      argv[i + 4]);
 			i += 4;
+		} else if (!strcmp(c, "churn") && i + 2 < argc) {
+			disconnect_all();
+			ret = cmd_churn(atoi(argv[i + 1]), atoi(argv[i + 2]));
+			i += 2;
 		} else if (!strcmp(c, "stats")) {
 			ret = cmd_stats();
 		} else if (!strcmp(c, "logout")) {

@@ -6,7 +6,7 @@
  * validation of what comes from the network (rbdi's response checks).
  *
  *   rbd-fake-target -a ADDR [-p PORT] [-n BLOCKS] [-H CASE] [-T LBA]
- *                   [-c COUNT] [-A write|read] [-v]
+ *                   [-c COUNT] [-X write|read] [-v]
  *   rbd-fake-target -P LBA NBLK      print the pattern of those blocks
  *
  * The disk has BLOCKS 512-byte blocks (default 16384, 8 MiB); every
@@ -28,7 +28,7 @@
  *   bare-len    a bare response 512 bytes short
  *   bare-slot   a bare response for slot 65535
  *
- * -A probes, once, the access the initiator granted to its data buffers:
+ * -X probes, once, the access the initiator granted to its data buffers:
  * before serving the first command with descriptors of that direction, it
  * tries an RDMA WRITE into a WRITE's buffer (of 8 bytes an RDMA READ has
  * just taken from it, then read again, so nothing changes) or an RDMA
@@ -112,7 +112,7 @@ static struct {
 	enum hcase hcase;
 	uint64_t trigger_lba;
 	int count;
-	int probe;		/* -A: 0 none, 1 write, 2 read; cleared when done */
+	int probe;		/* -X: 0 none, 1 write, 2 read; cleared when done */
 	enum ibv_wc_status wc_status;	/* of the last failed work request */
 	int verbose;
 	uint8_t *disk;
@@ -476,7 +476,7 @@ static int move_desc(struct conn *c, const struct rbd_cmd *cmd, uint32_t len,
 }
 
 /*
- * -A: try the access @cmd's buffer must not grant. On iWARP an RDMA WRITE
+ * -X: try the access @cmd's buffer must not grant. On iWARP an RDMA WRITE
  * completes locally before the peer has checked it, so the 8 bytes are
  * read once more: the peer refuses by ending the connection, and that
  * READ fails. Return -1 when refused (the connection is dead).
@@ -921,7 +921,7 @@ static void usage(FILE *f)
 
 	fprintf(f,
 		"usage: rbd-fake-target -a ADDR [-p PORT] [-n BLOCKS] [-H CASE] [-T LBA] [-c COUNT]\n"
-		"                       [-A write|read] [-v]\n"
+		"                       [-X write|read] [-v]\n"
 		"       rbd-fake-target -P LBA NBLK   (print the pattern of those blocks)\n"
 		"cases:");
 	for (i = H_TAG; i < sizeof(hcase_name) / sizeof(hcase_name[0]); i++)
@@ -944,7 +944,7 @@ int main(int argc, char **argv)
 	unsigned int i;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "a:p:n:H:T:c:A:P:vh")) != -1) {
+	while ((opt = getopt(argc, argv, "a:p:n:H:T:c:X:P:vh")) != -1) {
 		switch (opt) {
 		case 'a':
 			g.addr = optarg;
@@ -969,9 +969,9 @@ int main(int argc, char **argv)
 				return 1;
 			}
 			break;
-		case 'A':
+		case 'X':
 			if (strcmp(optarg, "write") && strcmp(optarg, "read")) {
-				fprintf(stderr, "rbd-fake-target: -A write or -A read\n");
+				fprintf(stderr, "rbd-fake-target: -X write or -X read\n");
 				return 1;
 			}
 			g.probe = strcmp(optarg, "write") ? 2 : 1;

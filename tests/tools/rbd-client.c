@@ -104,6 +104,7 @@ static struct {
 	int depth;
 	int responder;	/* -R, or 0: the device's maximum */
 	uint32_t keepalive_ms;	/* -K */
+	bool ctrl_only;	/* queues send control capsules only (flood) */
 	uint64_t features;
 	int verbose;
 	struct rdma_event_channel *ech;
@@ -252,6 +253,9 @@ static int queue_connect(struct queue *q, const struct rbd_cm_req *req,
 	q->nrecv = nrecv;
 	q->send_size = RBD_CTRL_CAPSULE_MAX > rbd_cmd_capsule_max(RBD_MAX_INLINE_WRITE, RBD_MAX_DESC) ?
 		       RBD_CTRL_CAPSULE_MAX : rbd_cmd_capsule_max(RBD_MAX_INLINE_WRITE, RBD_MAX_DESC);
+	/* A flood's connections pin little: the memlock limit is per process. */
+	if (g.ctrl_only)
+		q->send_size = RBD_CTRL_CAPSULE_MAX;
 	q->nsend = (q->depth ? q->depth : 0) + RBD_CTRL_SLOTS + 4;
 	q->data_size = data_size;
 
@@ -1695,6 +1699,7 @@ static int cmd_flood(int n, int hold, bool churn)
 	qs = calloc(n, sizeof(*qs));
 	if (!qs)
 		return EX_USAGE;
+	g.ctrl_only = true;
 	fill_cm_req(&cr, 0, 0, g.features, 0);
 	for (i = 0; i < n && now_ms() < end; i++) {
 		ret = queue_connect(&qs[i], &cr, RBD_CTRL_CAPSULE_MAX,

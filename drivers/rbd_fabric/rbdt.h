@@ -59,6 +59,10 @@ struct rbdt_tport {
  * @max_queues: Queues (QPs) one session may open.
  * @inline_data_size: Largest write whose data travels inside the command.
  * @imm_read_size: Largest read whose data travels inside the response.
+ * @max_halfopen: Connections on a portal address of this TPG that have
+ *	not logged in yet (see rbdt_halfopen_admit()).
+ * @max_halfopen_per_host: The same, from one source address.
+ * @max_sessions_per_acl: Live sessions of one initiator (ACL) at a time.
  *
  * Written by configfs stores with WRITE_ONCE() and read with READ_ONCE();
  * no lock, since each is a single independent value. The transport limits
@@ -74,6 +78,9 @@ struct rbdt_tpg_attrib {
 	u32 max_queues;
 	u32 inline_data_size;
 	u32 imm_read_size;
+	u32 max_halfopen;
+	u32 max_halfopen_per_host;
+	u32 max_sessions_per_acl;
 };
 
 /**
@@ -489,6 +496,11 @@ struct rbdt_pool {
  * @batch_sge: SGEs of the batch's SEND, filled when it is posted.
  * @last_rx: jiffies of the last capsule received; any queue's traffic
  *	keeps the session alive.
+ * @halfopen: A queue 0 counted against the caps on connections not
+ *	logged in yet, from its connect request until its LOGIN succeeds or
+ *	it is destroyed; on the half-open list through @halfopen_entry.
+ *	Both are protected by rbdt_sess_lock.
+ * @halfopen_entry: See @halfopen.
  */
 struct rbdt_queue {
 	struct rdma_cm_id *cm_id;
@@ -534,6 +546,8 @@ struct rbdt_queue {
 	struct delayed_work timeout_work;
 	u32 keepalive_ms;
 	unsigned long last_rx;
+	bool halfopen;
+	struct list_head halfopen_entry;
 	u16 batch_max;
 	u16 batch_n;
 	struct rbdt_cmd *batch_first;
@@ -760,6 +774,11 @@ void rbdt_listener_addr(struct rdma_cm_id *cm_id,
 			struct sockaddr_storage *addr);
 struct rbdt_tpg *rbdt_listener_tpg(const struct sockaddr_storage *addr,
 				   unsigned int i);
+void rbdt_listener_caps(struct rdma_cm_id *cm_id, u32 *max_total,
+			u32 *max_per_host);
+void rbdt_tpg_caps_changed(struct rbdt_tpg *tpg);
+bool rbdt_addr_equal(const struct sockaddr_storage *a,
+		     const struct sockaddr_storage *b);
 void rbdt_cm_exit(void);
 
 /* rbdt_conn.c */
@@ -777,6 +796,7 @@ ssize_t rbdt_nacl_info(struct se_node_acl *se_nacl, char *page);
 void rbdt_session_cmd_done(struct rbdt_session *sess);
 void rbdt_tmr_respond(struct se_cmd *se_cmd, bool aborted);
 void rbdt_tmr_free(struct se_cmd *se_cmd);
+void rbdt_conn_debugfs_init(void);
 void rbdt_conn_exit(void);
 void rbdt_ctrl_send(struct rbdt_queue *q, u32 slot, u32 len,
 		    struct rbdt_recv *r);

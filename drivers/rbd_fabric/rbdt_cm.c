@@ -59,6 +59,9 @@
  * @repair_work: Re-creates @cm_id; see the comment at the top of the file.
  * @np_list: The portals sharing this listener. Protected by
  *	rbdt_listeners_mutex.
+ * @max_halfopen: The smallest attrib/max_halfopen of the TPGs of
+ *	@np_list, 0 without a portal; see rbdt_listener_update_caps().
+ * @max_halfopen_per_host: Likewise for attrib/max_halfopen_per_host.
  *
  * Never call rdma_destroy_id() with @lock held: the CM handler of that id
  * may be waiting for @lock, and rdma_destroy_id() waits for the handler.
@@ -73,13 +76,22 @@ struct rbdt_listener {
 	bool lost;
 	struct delayed_work repair_work;
 	struct list_head np_list;
+	u32 max_halfopen;
+	u32 max_halfopen_per_host;
 };
 
 static LIST_HEAD(rbdt_listeners);
 static DEFINE_MUTEX(rbdt_listeners_mutex);
 
-static bool rbdt_addr_equal(const struct sockaddr_storage *a,
-			    const struct sockaddr_storage *b)
+/**
+ * rbdt_addr_equal() - same address and port
+ * @a: An IPv4 or IPv6 address.
+ * @b: Another one.
+ *
+ * Return: true if they are equal.
+ */
+bool rbdt_addr_equal(const struct sockaddr_storage *a,
+		     const struct sockaddr_storage *b)
 {
 	if (a->ss_family != b->ss_family)
 		return false;
@@ -423,6 +435,66 @@ void rbdt_listener_put(struct rbdt_listener *l)
 	mutex_unlock(&rbdt_listeners_mutex);
 }
 
+/*
+ * The caps on connections not logged in yet that the connect requests of
+ * @l obey: the smallest of its TPGs'. A connection names its target only
+ * in its LOGIN, so until then it may be meant for any TPG with a portal
+ * on the address, and counts against each of them. The CM handler reads
+ * them without rbdt_listeners_mutex, which it must not take.
+ */
+static void rbdt_listener_update_caps(struct rbdt_listener *l)
+{
+	u32 total = U32_MAX, per_host = U32_MAX;
+	struct rbdt_np *np;
+
+	lockdep_assert_held(&rbdt_listeners_mutex);
+	list_for_each_entry(np, &l->np_list, listener_entry) {
+		total = min(total, READ_ONCE(np->tpg->attrib.max_halfopen));
+		per_host = min(per_host,
+			       READ_ONCE(np->tpg->attrib.max_halfopen_per_host));
+	}
+	if (list_empty(&l->np_list)) {
+		total = 0;
+		per_host = 0;
+	}
+	WRITE_ONCE(l->max_halfopen, total);
+	WRITE_ONCE(l->max_halfopen_per_host, per_host);
+}
+
+/**
+ * rbdt_listener_caps() - caps on connections not logged in yet
+ * @cm_id: The new id of a CONNECT_REQUEST; its context is the listener,
+ *	which its CM handler keeps alive.
+ * @max_total: Filled in with the cap on such connections on the address.
+ * @max_per_host: Filled in with the cap on those from one source address.
+ */
+void rbdt_listener_caps(struct rdma_cm_id *cm_id, u32 *max_total,
+			u32 *max_per_host)
+{
+	struct rbdt_listener *l = cm_id->context;
+
+	*max_total = READ_ONCE(l->max_halfopen);
+	*max_per_host = READ_ONCE(l->max_halfopen_per_host);
+}
+
+/**
+ * rbdt_tpg_caps_changed() - a TPG's connection caps were written
+ * @tpg: The TPG.
+ *
+ * Context: Process context; takes rbdt_listeners_mutex and @tpg->lock.
+ */
+void rbdt_tpg_caps_changed(struct rbdt_tpg *tpg)
+{
+	struct rbdt_np *np;
+
+	mutex_lock(&rbdt_listeners_mutex);
+	mutex_lock(&tpg->lock);
+	list_for_each_entry(np, &tpg->np_list, tpg_entry)
+		rbdt_listener_update_caps(np->listener);
+	mutex_unlock(&tpg->lock);
+	mutex_unlock(&rbdt_listeners_mutex);
+}
+
 /**
  * rbdt_listener_add_np() - record a portal that uses a listener
  * @l: The listener, referenced by @np.
@@ -432,6 +504,7 @@ void rbdt_listener_add_np(struct rbdt_listener *l, struct rbdt_np *np)
 {
 	mutex_lock(&rbdt_listeners_mutex);
 	list_add_tail(&np->listener_entry, &l->np_list);
+	rbdt_listener_update_caps(l);
 	mutex_unlock(&rbdt_listeners_mutex);
 }
 
@@ -444,6 +517,7 @@ void rbdt_listener_del_np(struct rbdt_listener *l, struct rbdt_np *np)
 {
 	mutex_lock(&rbdt_listeners_mutex);
 	list_del(&np->listener_entry);
+	rbdt_listener_update_caps(l);
 	mutex_unlock(&rbdt_listeners_mutex);
 }
 

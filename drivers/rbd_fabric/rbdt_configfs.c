@@ -158,6 +158,9 @@ struct se_portal_group *rbdt_make_tpg(struct se_wwn *wwn, const char *name)
 		.max_queues			= 16,
 		.inline_data_size		= SZ_4K,
 		.imm_read_size			= SZ_4K,
+		.max_halfopen			= 64,
+		.max_halfopen_per_host		= 16,
+		.max_sessions_per_acl		= 256,
 	};
 
 	/*
@@ -341,6 +344,9 @@ int rbdt_init_nodeacl(struct se_node_acl *se_nacl, const char *name)
  *   max_queues               16       1..64 (queues per session)
  *   inline_data_size         4096     0..16384 (bytes; 0 disables)
  *   imm_read_size            4096     0..16384 (bytes; 0 disables)
+ *   max_halfopen             64       1..4096 (connections not logged in)
+ *   max_halfopen_per_host    16       1..4096 (the same, per source address)
+ *   max_sessions_per_acl     256      1..65535 (live sessions per initiator)
  *
  * The ACL switches take effect at the next login (generate_node_acls,
  * cache_dynamic_acls) or the next dynamic ACL (demo_mode_write_protect).
@@ -350,6 +356,13 @@ int rbdt_init_nodeacl(struct se_node_acl *se_nacl, const char *name)
  * in keep the values they started with. An inline size above max_io_size
  * is allowed and is capped by it at login, so the values can be written
  * in any order.
+ *
+ * The caps on connections that have not logged in yet count per portal
+ * address: such a connection has named no target yet, so it counts
+ * against every TPG with a portal on its address, and the smallest cap
+ * among them applies (rbdt_listener_update_caps()). A change applies to
+ * the next connect request. max_sessions_per_acl applies at the next
+ * LOGIN; sessions beyond it that were already logged in stay.
  */
 
 static struct rbdt_tpg *attrib_to_rbdt_tpg(struct config_item *item)
@@ -441,7 +454,17 @@ static ssize_t rbdt_tpg_attrib_##_name##_store(struct config_item *item, \
 	return count;							\
 }
 
+/* What a store of most attributes needs done after the write: nothing. */
+static void rbdt_tpg_attrib_stored(struct rbdt_tpg *tpg)
+{
+}
+
 #define RBDT_TPG_ATTRIB_U32(_name, _min, _max, _align)			\
+	RBDT_TPG_ATTRIB_U32_HOOK(_name, _min, _max, _align,		\
+				 rbdt_tpg_attrib_stored)
+
+/* @_stored(tpg) runs after each successful write. */
+#define RBDT_TPG_ATTRIB_U32_HOOK(_name, _min, _max, _align, _stored)	\
 static u32 *rbdt_tpg_attrib_##_name##_ptr(struct config_item *item)	\
 {									\
 	return &attrib_to_rbdt_tpg(item)->attrib._name;			\
@@ -469,6 +492,7 @@ static ssize_t rbdt_tpg_attrib_##_name##_store(struct config_item *item, \
 	if (ret)							\
 		return ret;						\
 	WRITE_ONCE(*rbdt_tpg_attrib_##_name##_ptr(item), val);		\
+	_stored(attrib_to_rbdt_tpg(item));				\
 	return count;							\
 }
 
@@ -488,6 +512,13 @@ RBDT_TPG_ATTRIB_U32(inline_data_size, 0, SZ_16K, 0);
 CONFIGFS_ATTR(rbdt_tpg_attrib_, inline_data_size);
 RBDT_TPG_ATTRIB_U32(imm_read_size, 0, SZ_16K, 0);
 CONFIGFS_ATTR(rbdt_tpg_attrib_, imm_read_size);
+RBDT_TPG_ATTRIB_U32_HOOK(max_halfopen, 1, 4096, 0, rbdt_tpg_caps_changed);
+CONFIGFS_ATTR(rbdt_tpg_attrib_, max_halfopen);
+RBDT_TPG_ATTRIB_U32_HOOK(max_halfopen_per_host, 1, 4096, 0,
+			 rbdt_tpg_caps_changed);
+CONFIGFS_ATTR(rbdt_tpg_attrib_, max_halfopen_per_host);
+RBDT_TPG_ATTRIB_U32(max_sessions_per_acl, 1, 65535, 0);
+CONFIGFS_ATTR(rbdt_tpg_attrib_, max_sessions_per_acl);
 
 /* acls/<initiator>/info: the initiator's live sessions. */
 static ssize_t rbdt_nacl_info_show(struct config_item *item, char *page)
@@ -510,5 +541,8 @@ struct configfs_attribute *rbdt_tpg_attrib_attrs[] = {
 	&rbdt_tpg_attrib_attr_max_queues,
 	&rbdt_tpg_attrib_attr_inline_data_size,
 	&rbdt_tpg_attrib_attr_imm_read_size,
+	&rbdt_tpg_attrib_attr_max_halfopen,
+	&rbdt_tpg_attrib_attr_max_halfopen_per_host,
+	&rbdt_tpg_attrib_attr_max_sessions_per_acl,
 	NULL,
 };

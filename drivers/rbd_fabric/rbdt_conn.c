@@ -43,10 +43,29 @@
 static LIST_HEAD(rbdt_devices);
 static DEFINE_MUTEX(rbdt_dev_mutex);
 
-/* Protects rbdt_queues, rbdt_sessions, session state and queue tables. */
+/*
+ * Protects rbdt_queues, rbdt_sessions, rbdt_halfopen, session state and
+ * queue tables.
+ */
 static DEFINE_SPINLOCK(rbdt_sess_lock);
 static LIST_HEAD(rbdt_queues);
 static LIST_HEAD(rbdt_sessions);
+/* Queues 0 not logged in yet (&rbdt_queue.halfopen). */
+static LIST_HEAD(rbdt_halfopen);
+
+/**
+ * struct rbdt_refusals - connections and logins refused by a cap (debugfs)
+ * @halfopen: Connect requests over a TPG's max_halfopen.
+ * @halfopen_host: Connect requests over its max_halfopen_per_host.
+ * @sessions_acl: LOGINs over its max_sessions_per_acl.
+ * @keepalive: LOGINs that asked for no keep-alive.
+ */
+static struct rbdt_refusals {
+	atomic64_t halfopen;
+	atomic64_t halfopen_host;
+	atomic64_t sessions_acl;
+	atomic64_t keepalive;
+} rbdt_refused;
 
 static void rbdt_session_release_work(struct work_struct *work);
 static void rbdt_queue_release_work(struct work_struct *work);
@@ -231,6 +250,133 @@ void rbdt_queue_error(struct rbdt_queue *q)
 	spin_unlock_irqrestore(&rbdt_sess_lock, flags);
 }
 
+/* Connections not logged in yet */
+
+/* Stop counting @q against the caps; called with rbdt_sess_lock held. */
+static void rbdt_halfopen_del(struct rbdt_queue *q)
+{
+	lockdep_assert_held(&rbdt_sess_lock);
+	if (!q->halfopen)
+		return;
+	q->halfopen = false;
+	list_del_init(&q->halfopen_entry);
+}
+
+/* Same IP address, any port. */
+static bool rbdt_same_host(const struct sockaddr_storage *a,
+			   const struct sockaddr_storage *b)
+{
+	if (a->ss_family != b->ss_family)
+		return false;
+	if (a->ss_family == AF_INET)
+		return ((const struct sockaddr_in *)a)->sin_addr.s_addr ==
+		       ((const struct sockaddr_in *)b)->sin_addr.s_addr;
+	return ipv6_addr_equal(&((const struct sockaddr_in6 *)a)->sin6_addr,
+			       &((const struct sockaddr_in6 *)b)->sin6_addr);
+}
+
+/**
+ * rbdt_halfopen_admit() - count a new queue 0 against the caps
+ * @q: The queue, with @q->peer and @q->local set; nothing allocated for
+ *	it yet but itself.
+ * @cm_id: Its id, whose listener holds the caps (rbdt_listener_caps()).
+ *
+ * A connection that has not logged in is anonymous: it holds a QP, a CQ
+ * and buffers for up to %RBD_LOGIN_TIMEOUT_MS on nothing but a connect
+ * request. Those on the listener's address are capped in all and per
+ * source address; a refusal is counted and logged (rate-limited).
+ *
+ * Context: CM handler.
+ * Return: true if @q may go on and is now on the half-open list.
+ */
+static bool rbdt_halfopen_admit(struct rbdt_queue *q,
+				struct rdma_cm_id *cm_id)
+{
+	u32 max_total, max_host, total = 0, host = 0;
+	struct rbdt_queue *o;
+	unsigned long flags;
+
+	rbdt_listener_caps(cm_id, &max_total, &max_host);
+	spin_lock_irqsave(&rbdt_sess_lock, flags);
+	list_for_each_entry(o, &rbdt_halfopen, halfopen_entry) {
+		if (!rbdt_addr_equal(&o->local, &q->local))
+			continue;
+		total++;
+		if (rbdt_same_host(&o->peer, &q->peer))
+			host++;
+	}
+	if (total < max_total && host < max_host) {
+		q->halfopen = true;
+		list_add_tail(&q->halfopen_entry, &rbdt_halfopen);
+	}
+	spin_unlock_irqrestore(&rbdt_sess_lock, flags);
+	if (q->halfopen)
+		return true;
+
+	if (host >= max_host) {
+		atomic64_inc(&rbdt_refused.halfopen_host);
+		pr_info_ratelimited("connection from %pISpc to %pISpc refused: %u from this host not logged in yet (max_halfopen_per_host %u)\n",
+				    &q->peer, &q->local, host, max_host);
+	} else {
+		atomic64_inc(&rbdt_refused.halfopen);
+		pr_info_ratelimited("connection from %pISpc to %pISpc refused: %u not logged in yet (max_halfopen %u)\n",
+				    &q->peer, &q->local, total, max_total);
+	}
+	return false;
+}
+
+/* Drop @q from the half-open list, on a failed connect request. */
+static void rbdt_halfopen_drop(struct rbdt_queue *q)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&rbdt_sess_lock, flags);
+	rbdt_halfopen_del(q);
+	spin_unlock_irqrestore(&rbdt_sess_lock, flags);
+}
+
+static int rbdt_conn_stats_show(struct seq_file *m, void *v)
+{
+	u32 queues = 0, halfopen = 0, sessions = 0;
+	struct rbdt_session *sess;
+	struct rbdt_queue *q;
+	unsigned long flags;
+
+	spin_lock_irqsave(&rbdt_sess_lock, flags);
+	list_for_each_entry(q, &rbdt_queues, entry)
+		queues++;
+	list_for_each_entry(q, &rbdt_halfopen, halfopen_entry)
+		halfopen++;
+	list_for_each_entry(sess, &rbdt_sessions, entry)
+		sessions++;
+	spin_unlock_irqrestore(&rbdt_sess_lock, flags);
+
+	seq_printf(m, "queues: %u\n", queues);
+	seq_printf(m, "halfopen: %u\n", halfopen);
+	seq_printf(m, "sessions: %u\n", sessions);
+	seq_printf(m, "refused_halfopen: %lld\n",
+		   atomic64_read(&rbdt_refused.halfopen));
+	seq_printf(m, "refused_halfopen_host: %lld\n",
+		   atomic64_read(&rbdt_refused.halfopen_host));
+	seq_printf(m, "refused_sessions_acl: %lld\n",
+		   atomic64_read(&rbdt_refused.sessions_acl));
+	seq_printf(m, "refused_keepalive: %lld\n",
+		   atomic64_read(&rbdt_refused.keepalive));
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(rbdt_conn_stats);
+
+/**
+ * rbdt_conn_debugfs_init() - the module's connection counters in debugfs
+ *
+ * /sys/kernel/debug/rbdt/connections, next to the session directories.
+ */
+void rbdt_conn_debugfs_init(void)
+{
+	debugfs_create_file("connections", 0444, rbdt_debugfs_root, NULL,
+			    &rbdt_conn_stats_fops);
+}
+
 /* Control capsules */
 
 static void rbdt_ctrl_send_done(struct ib_cq *cq, struct ib_wc *wc)
@@ -308,18 +454,74 @@ static void rbdt_fill_hdr(void *buf, u8 opcode, u32 len, __le64 tag)
 	hdr->tag = tag;
 }
 
-static void rbdt_login_fail(struct rbdt_queue *q, u32 slot, __le64 tag,
-			    struct rbdt_recv *r, u16 reason, const char *ini,
-			    const char *tgt)
+/* Answer a LOGIN with @reason; the caller has logged why. */
+static void __rbdt_login_fail(struct rbdt_queue *q, u32 slot, __le64 tag,
+			      struct rbdt_recv *r, u16 reason)
 {
 	struct rbd_login_rsp *rsp = q->ctrl[slot].buf;
 
-	pr_info_ratelimited("qid 0 %pISpc: login of %s to %s refused: %s\n",
-			    &q->peer, ini, tgt, rbd_reject_str(reason));
 	rbdt_fill_hdr(rsp, RBD_OP_LOGIN_RSP, sizeof(*rsp), tag);
 	rsp->status = cpu_to_le16(reason);
 	q->ctrl[slot].status = reason;
 	rbdt_ctrl_send(q, slot, sizeof(*rsp), r);
+}
+
+static void rbdt_login_fail(struct rbdt_queue *q, u32 slot, __le64 tag,
+			    struct rbdt_recv *r, u16 reason, const char *ini,
+			    const char *tgt)
+{
+	pr_info_ratelimited("qid 0 %pISpc: login of %s to %s refused: %s\n",
+			    &q->peer, ini, tgt, rbd_reject_str(reason));
+	__rbdt_login_fail(q, slot, tag, r, reason);
+}
+
+/*
+ * Live sessions of initiator @ini on @tpg, the sessions of its ACL.
+ * Called with @tpg->lock held, which protects the TPG's session list.
+ */
+static u32 rbdt_acl_sessions(struct rbdt_tpg *tpg, const char *ini)
+{
+	struct rbdt_session *s;
+	u32 n = 0;
+
+	lockdep_assert_held(&tpg->lock);
+	list_for_each_entry(s, &tpg->sess_list, tpg_entry)
+		if (READ_ONCE(s->state) == RBDT_SESS_LIVE &&
+		    !strcmp(s->se_sess->se_node_acl->initiatorname, ini))
+			n++;
+	return n;
+}
+
+/*
+ * A session without keep-alive would hold its queues, LIO session and
+ * ACL slot for good once its initiator falls silent: refuse it.
+ */
+static bool rbdt_login_keepalive_ok(struct rbdt_queue *q,
+				    const struct rbd_login_req *req,
+				    const char *ini, const char *tgt)
+{
+	if (req->keepalive_ms)
+		return true;
+	atomic64_inc(&rbdt_refused.keepalive);
+	pr_info_ratelimited("qid 0 %pISpc: login of %s to %s refused: keep-alive 0 (none) is not accepted; ask for %u..%u ms\n",
+			    &q->peer, ini, tgt, RBD_MIN_KEEPALIVE_MS,
+			    RBD_MAX_KEEPALIVE_MS);
+	return false;
+}
+
+/* Room for one more session of @ini on @tpg (max_sessions_per_acl)? */
+static bool rbdt_login_acl_room(struct rbdt_queue *q, struct rbdt_tpg *tpg,
+				const char *ini)
+{
+	u32 max = READ_ONCE(tpg->attrib.max_sessions_per_acl);
+	u32 n = rbdt_acl_sessions(tpg, ini);
+
+	if (n < max)
+		return true;
+	atomic64_inc(&rbdt_refused.sessions_acl);
+	pr_info_ratelimited("%s: login of %s from %pISpc refused: it has %u sessions (max_sessions_per_acl %u)\n",
+			    tpg->name, ini, &q->peer, n, max);
+	return false;
 }
 
 /* The CQ counters of @sess's queues: waits summed, batch maxima. */
@@ -465,6 +667,7 @@ static void rbdt_handle_login(struct rbdt_queue *q, struct rbdt_recv *r,
 	enum rbd_check c;
 	u32 max_io, dev_max;
 	unsigned long flags;
+	bool logged = false;
 	u64 lun, grant;
 	u16 reason;
 
@@ -482,6 +685,10 @@ static void rbdt_handle_login(struct rbdt_queue *q, struct rbdt_recv *r,
 
 	if (le64_to_cpu(req->features) != q->features) {
 		rbdt_login_fail(q, slot, tag, r, RBD_REJ_BAD_REQUEST, ini, tgt);
+		return;
+	}
+	if (!rbdt_login_keepalive_ok(q, req, ini, tgt)) {
+		__rbdt_login_fail(q, slot, tag, r, RBD_REJ_LIMITS);
 		return;
 	}
 
@@ -509,6 +716,11 @@ static void rbdt_handle_login(struct rbdt_queue *q, struct rbdt_recv *r,
 	mutex_lock(&tpg->lock);
 	if (!tpg->enabled) {
 		reason = RBD_REJ_TPG_DISABLED;
+		goto out_unlock_tpg;
+	}
+	if (!rbdt_login_acl_room(q, tpg, ini)) {
+		reason = RBD_REJ_NO_RESOURCES;
+		logged = true;
 		goto out_unlock_tpg;
 	}
 	se_sess = target_setup_session(&tpg->se_tpg, 0, 0, TARGET_PROT_NORMAL,
@@ -562,6 +774,7 @@ static void rbdt_handle_login(struct rbdt_queue *q, struct rbdt_recv *r,
 	sess->login.session_handle = cpu_to_le64(sess->handle);
 	sess->queues[0] = q;
 	list_add_tail(&sess->entry, &rbdt_sessions);
+	rbdt_halfopen_del(q);
 	spin_lock(&q->lock);
 	q->sess = sess;
 	q->logged_in = true;
@@ -602,7 +815,10 @@ out_unlock_tpg:
 out_unlock_listeners:
 	rbdt_listeners_unlock();
 	kfree(sess);
-	rbdt_login_fail(q, slot, tag, r, reason, ini, tgt);
+	if (logged)
+		__rbdt_login_fail(q, slot, tag, r, reason);
+	else
+		rbdt_login_fail(q, slot, tag, r, reason, ini, tgt);
 }
 
 static void rbdt_send_logout_rsp(struct rbdt_session *sess)
@@ -970,11 +1186,11 @@ static void rbdt_timeout_work(struct work_struct *work)
 		}
 	}
 	if (q->logged_in)
-		pr_warn("qid 0 %pISpc: keep-alive timeout (%u ms); disconnecting\n",
-			&q->peer, q->keepalive_ms);
+		pr_warn_ratelimited("qid 0 %pISpc: keep-alive timeout (%u ms); disconnecting\n",
+				    &q->peer, q->keepalive_ms);
 	else
-		pr_warn("qid 0 %pISpc: no LOGIN within %u ms; disconnecting\n",
-			&q->peer, RBD_LOGIN_TIMEOUT_MS);
+		pr_warn_ratelimited("qid 0 %pISpc: no LOGIN within %u ms; disconnecting\n",
+				    &q->peer, RBD_LOGIN_TIMEOUT_MS);
 	rbdt_queue_error(q);
 }
 
@@ -1183,6 +1399,7 @@ static void rbdt_queue_destroy(struct rbdt_queue *q)
 
 	spin_lock_irqsave(&rbdt_sess_lock, flags);
 	list_del_init(&q->entry);
+	rbdt_halfopen_del(q);
 	spin_unlock_irqrestore(&rbdt_sess_lock, flags);
 
 	if (q->cm_id)
@@ -1214,11 +1431,13 @@ static void rbdt_queue_release_work(struct work_struct *work)
 	if (sess)
 		return;
 
-	pr_info("qid %u %pISpc: disconnected\n", q->qid, &q->peer);
+	pr_info_ratelimited("qid %u %pISpc: disconnected\n", q->qid,
+			    &q->peer);
 	rbdt_queue_destroy(q);
 }
 
-static int rbdt_reject(struct rdma_cm_id *cm_id, u16 reason)
+/* Reject a connect request; the caller has logged why. */
+static int __rbdt_reject(struct rdma_cm_id *cm_id, u16 reason)
 {
 	struct rbd_cm_rej rej = {
 		.magic = cpu_to_le32(RBD_CM_MAGIC),
@@ -1230,10 +1449,6 @@ static int rbdt_reject(struct rdma_cm_id *cm_id, u16 reason)
 	};
 	int ret;
 
-	pr_info_ratelimited("rejecting connection from %pISpc to %pISpc: %s\n",
-			    &cm_id->route.addr.dst_addr,
-			    &cm_id->route.addr.src_addr,
-			    rbd_reject_str(reason));
 	ret = rdma_reject(cm_id, &rej, sizeof(rej), IB_CM_REJ_CONSUMER_DEFINED);
 	if (ret)
 		pr_debug("rdma_reject failed (%d)\n", ret);
@@ -1241,16 +1456,13 @@ static int rbdt_reject(struct rdma_cm_id *cm_id, u16 reason)
 	return 1;
 }
 
-static bool rbdt_same_host(const struct sockaddr_storage *a,
-			   const struct sockaddr_storage *b)
+static int rbdt_reject(struct rdma_cm_id *cm_id, u16 reason)
 {
-	if (a->ss_family != b->ss_family)
-		return false;
-	if (a->ss_family == AF_INET)
-		return ((const struct sockaddr_in *)a)->sin_addr.s_addr ==
-		       ((const struct sockaddr_in *)b)->sin_addr.s_addr;
-	return ipv6_addr_equal(&((const struct sockaddr_in6 *)a)->sin6_addr,
-			       &((const struct sockaddr_in6 *)b)->sin6_addr);
+	pr_info_ratelimited("rejecting connection from %pISpc to %pISpc: %s\n",
+			    &cm_id->route.addr.dst_addr,
+			    &cm_id->route.addr.src_addr,
+			    rbd_reject_str(reason));
+	return __rbdt_reject(cm_id, reason);
 }
 
 /* Checks of an I/O queue's connect request against its session. */
@@ -1402,8 +1614,13 @@ int rbdt_connect_request(struct rdma_cm_id *cm_id, struct rdma_cm_event *event)
 	INIT_WORK(&q->pending_work, rbdt_pending_work);
 	INIT_DELAYED_WORK(&q->timeout_work, rbdt_timeout_work);
 	INIT_DELAYED_WORK(&q->fetch_work, rbdt_fetch_stall_work);
+	INIT_LIST_HEAD(&q->halfopen_entry);
 	memcpy(&q->peer, &cm_id->route.addr.dst_addr, sizeof(q->peer));
 	rbdt_listener_addr(cm_id, &q->local);
+	if (!qid && !rbdt_halfopen_admit(q, cm_id)) {
+		kfree(q);
+		return __rbdt_reject(cm_id, RBD_REJ_NO_RESOURCES);
+	}
 	q->lim.qid = qid;
 	q->lim.queue_depth = q->depth;
 	if (sess) {
@@ -1420,6 +1637,7 @@ int rbdt_connect_request(struct rdma_cm_id *cm_id, struct rdma_cm_event *event)
 
 	q->dev = rbdt_device_get(cm_id->device);
 	if (!q->dev) {
+		rbdt_halfopen_drop(q);
 		kfree(q);
 		reason = RBD_REJ_NO_RESOURCES;
 		goto out_put_sess;
@@ -1526,9 +1744,9 @@ int rbdt_queue_cm_event(struct rdma_cm_id *cm_id, struct rdma_cm_event *event)
 
 	switch (event->event) {
 	case RDMA_CM_EVENT_ESTABLISHED:
-		pr_info("qid %u: connected %pISpc<->%pISpc!\n", q->qid,
-			&cm_id->route.addr.src_addr,
-			&cm_id->route.addr.dst_addr);
+		pr_info_ratelimited("qid %u: connected %pISpc<->%pISpc!\n",
+				    q->qid, &cm_id->route.addr.src_addr,
+				    &cm_id->route.addr.dst_addr);
 		break;
 	case RDMA_CM_EVENT_DISCONNECTED:
 	case RDMA_CM_EVENT_TIMEWAIT_EXIT:

@@ -234,6 +234,7 @@ static int __init rbdt_init(void)
 		goto out_destroy_wq;
 
 	rbdt_debugfs_root = debugfs_create_dir(KBUILD_MODNAME, NULL);
+	rbdt_conn_debugfs_init();
 
 	/* Last: from here on, configfs can call into the module. */
 	ret = target_register_template(&rbdt_fabric_ops);

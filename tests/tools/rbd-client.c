@@ -4,10 +4,12 @@
  * testing rbdt independently of the kernel initiator.
  *
  *   rbd-client -a ADDR [-s SRCADDR] -t TARGET -i INITIATOR [-l LUN] [-p PORT]
- *              [-Q NQUEUES] [-d DEPTH] [-R RESPONDER] COMMAND...
+ *              [-Q NQUEUES] [-d DEPTH] [-R RESPONDER] [-K MS] COMMAND...
  *
  * -R offers the target at most RESPONDER RDMA READs in flight per queue
  * (the connection's responder resources; default the device's maximum).
+ * -K asks for a keep-alive timeout of MS milliseconds at LOGIN (default
+ * the protocol's maximum, since this client sends no NOPs of its own).
  *
  * Commands run in order on one session (connect + LOGIN first):
  *   login                       print the grants
@@ -42,6 +44,12 @@
  *   discover-check              DISCOVER before LOGIN: a malformed one, entry
  *                               0, an index past the end, LOGIN on the same
  *                               queue, a DISCOVER after LOGIN (disconnects)
+ *   flood N HOLD [churn]        N bare connects of queue 0 that never log
+ *                               in, for at most HOLD seconds; each accepted
+ *                               one is held until then (or until the target
+ *                               drops it), with churn disconnected at once
+ *                               (the flood then ends with its last connect);
+ *                               reports how many were accepted and refused
  *
  * Exit status: 0 success; 1 usage or local error; 2 connection or login
  * refused; 3 disconnected by the target or protocol error; 4 SCSI error
@@ -103,6 +111,8 @@ static struct {
 	int nqueues;
 	int depth;
 	int responder;	/* -R, or 0: the device's maximum */
+	uint32_t keepalive_ms;	/* -K */
+	bool ctrl_only;	/* queues send control capsules only (flood) */
 	uint64_t features;
 	int verbose;
 	struct rdma_event_channel *ech;
@@ -125,6 +135,7 @@ static struct {
 	.nqueues = 1,
 	.depth = 16,
 	.join_max = MAX_QUEUES,
+	.keepalive_ms = RBD_MAX_KEEPALIVE_MS,
 };
 
 static void vlog(const char *fmt, ...)
@@ -250,6 +261,9 @@ static int queue_connect(struct queue *q, const struct rbd_cm_req *req,
 	q->nrecv = nrecv;
 	q->send_size = RBD_CTRL_CAPSULE_MAX > rbd_cmd_capsule_max(RBD_MAX_INLINE_WRITE, RBD_MAX_DESC) ?
 		       RBD_CTRL_CAPSULE_MAX : rbd_cmd_capsule_max(RBD_MAX_INLINE_WRITE, RBD_MAX_DESC);
+	/* A flood's connections pin little: the memlock limit is per process. */
+	if (g.ctrl_only)
+		q->send_size = RBD_CTRL_CAPSULE_MAX;
 	q->nsend = (q->depth ? q->depth : 0) + RBD_CTRL_SLOTS + 4;
 	q->data_size = data_size;
 
@@ -577,7 +591,7 @@ static int session_open(int nqueues)
 	req->max_io_bytes = rbd_cpu_to_le32(RBD_DEFAULT_MAX_IO_BYTES);
 	req->inline_write_size = rbd_cpu_to_le32(RBD_DEFAULT_INLINE_WRITE);
 	req->imm_read_size = rbd_cpu_to_le32(RBD_DEFAULT_IMM_READ);
-	req->keepalive_ms = 0;
+	req->keepalive_ms = rbd_cpu_to_le32(g.keepalive_ms);
 	req->queue_depth = rbd_cpu_to_le16(g.depth);
 	req->nr_queues = rbd_cpu_to_le16(nqueues);
 	req->max_desc = rbd_cpu_to_le16(RBD_DEFAULT_MAX_DESC);
@@ -1810,17 +1824,72 @@ static int cmd_hostile(void)
 	return worst;
 }
 
+/*
+ * flood N HOLD [churn]: N connects of queue 0 that never send a LOGIN, as
+ * an unauthenticated peer can make. Accepted ones are held until HOLD
+ * seconds after the start (the target drops them after its login
+ * timeout), or with @churn disconnected as soon as they are made.
+ */
+static int cmd_flood(int n, int hold, bool churn)
+{
+	int i, accepted = 0, refused = 0, failed = 0, ret;
+	uint64_t end = now_ms() + hold * 1000ULL;
+	struct rdma_cm_event *ev;
+	struct rbd_cm_req cr;
+	struct queue *qs;
+
+	qs = calloc(n, sizeof(*qs));
+	if (!qs)
+		return EX_USAGE;
+	g.ctrl_only = true;
+	fill_cm_req(&cr, 0, 0, g.features, 0);
+	for (i = 0; i < n && now_ms() < end; i++) {
+		ret = queue_connect(&qs[i], &cr, RBD_CTRL_CAPSULE_MAX,
+				    RBD_CTRL_SLOTS, 0);
+		if (!ret)
+			accepted++;
+		else if (ret == EX_REFUSED &&
+			 g.last_reject == RBD_REJ_NO_RESOURCES)
+			refused++;
+		else
+			failed++;
+		if (ret || churn) {
+			if (!ret)
+				rdma_disconnect(qs[i].id);
+			drain_cm_events();
+			queue_free(&qs[i]);
+		}
+	}
+	while (!churn && now_ms() < end) {
+		ev = get_event(end - now_ms());
+		if (ev)
+			stray_event(ev);
+	}
+	for (i = 0; i < n; i++)
+		if (qs[i].id)
+			rdma_disconnect(qs[i].id);
+	drain_cm_events();
+	for (i = 0; i < n; i++)
+		if (qs[i].id)
+			queue_free(&qs[i]);
+	free(qs);
+	printf("flood: %d accepted, %d refused (no resources), %d failed\n",
+	       accepted, refused, failed);
+	return failed ? EX_DISC : 0;
+}
+
 static void usage(void)
 {
 	fprintf(stderr,
 		"usage: rbd-client -a ADDR [-s SRCADDR] -t TARGET -i INITIATOR [-l LUN] [-p PORT]\n"
-		"                  [-Q NQUEUES] [-d DEPTH] [-R RESPONDER] [-v] COMMAND...\n"
+		"                  [-Q NQUEUES] [-d DEPTH] [-R RESPONDER] [-K MS] [-v] COMMAND...\n"
 		"commands: login inquiry readcap write LBA FILE [MODE]\n"
 		"          read LBA NBLK FILE [MODE] verify LBA NBLK io SECONDS\n"
 		"          nop tmf FUNCTION tmflun LUN FUNCTION abort reset N stats\n"
 		"          raw DIR LEN LUN CDB churn N SECONDS\n"
 		"          logout hostile\n"
-		"          discover-check\n");
+		"          discover-check\n"
+		"          flood N HOLD [churn]\n");
 	exit(EX_USAGE);
 }
 
@@ -1837,7 +1906,7 @@ int main(int argc, char **argv)
 	 * a dead connection is an error to report, not a reason to die.
 	 */
 	signal(SIGPIPE, SIG_IGN);
-	while ((opt = getopt(argc, argv, "a:s:p:t:i:l:Q:d:R:v")) != -1) {
+	while ((opt = getopt(argc, argv, "a:s:p:t:i:l:Q:d:R:K:v")) != -1) {
 		switch (opt) {
 		case 'a':
 			g.addr = optarg;
@@ -1866,6 +1935,9 @@ int main(int argc, char **argv)
 		case 'R':
 			g.responder = atoi(optarg);
 			break;
+		case 'K':
+			g.keepalive_ms = strtoul(optarg, NULL, 0);
+			break;
 		case 'v':
 			g.verbose++;
 			break;
@@ -1887,6 +1959,15 @@ int main(int argc, char **argv)
 
 	if (!strcmp(argv[optind], "hostile"))
 		return cmd_hostile();
+	if (!strcmp(argv[optind], "flood")) {
+		if (optind + 2 >= argc || atoi(argv[optind + 1]) < 1 ||
+		    atoi(argv[optind + 2]) < 1)
+			usage();
+		ret = cmd_flood(atoi(argv[optind + 1]), atoi(argv[optind + 2]),
+				optind + 3 < argc &&
+				!strcmp(argv[optind + 3], "churn"));
+		goto out;
+	}
 	if (!strcmp(argv[optind], "discover-check")) {
 		ret = cmd_discover_check();
 		goto out;

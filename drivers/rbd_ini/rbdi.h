@@ -311,8 +311,11 @@ struct rbdi_lun_info {
  *	never run concurrently.
  * @deleting: Teardown has begun: a lost connection is not reconnected.
  *	Written under @state_lock.
- * @tag_rsp: The LOGIN response the tag set was sized for; a reconnect
- *	must be granted the same limits.
+ * @tag_rsp: The LOGIN response the tag set, its command buffers and the
+ *	disk's limits were sized for, valid while @tag_set_ready. A
+ *	reconnect must be granted the same limits, except that inline
+ *	writes and immediate reads are then used only up to the smaller of
+ *	the two sizes (rbdi_check_grant()).
  * @tag_set: blk-mq tag set, one hardware queue per I/O queue.
  * @tag_set_ready: @tag_set was allocated.
  * @disk: The block device, or NULL.
@@ -460,12 +463,19 @@ struct rbdi_ctrl_slot {
  * @cm_done: Completed by the CM handler when connecting ends.
  * @cm_error: Result of connecting.
  * @cm_req: Private data of the connect request.
- * @lim: Limits that responses on this queue are checked against.
+ * @lim: Limits that responses on this queue are checked against: the
+ *	grant of the current login.
  * @rbufs: Receive buffers, @nr_rbufs of @rbuf_size bytes.
  * @nr_rbufs: @depth + %RBD_CTRL_SLOTS.
  * @rbuf_size: Size of each receive buffer.
  * @slots: Control slots (queue 0 only).
- * @cmd_size: Size of a command capsule buffer of this queue.
+ * @cmd_size: Size of a command capsule buffer of this queue. Computed
+ *	from the grant that sized the tag set (&rbdi_session.tag_rsp) once
+ *	there is one, so that it stays what the buffers were allocated with.
+ * @inline_max: Largest write sent inside the command: the granted inline
+ *	size, but never more than the command buffers were sized for.
+ * @imm_max: Largest read that asks for immediate data: the granted
+ *	immediate size, but never more than when the tag set was sized.
  * @send_sges: SGEs a SEND of this queue may gather (the QP's max_send_sge):
  *	the capsule header, then the pages of an inline write.
  * @tags: blk-mq tags of the hardware queue (I/O queues).
@@ -492,6 +502,8 @@ struct rbdi_queue {
 	u32 rbuf_size;
 	struct rbdi_ctrl_slot slots[RBDI_NR_USED_SLOTS];
 	u32 cmd_size;
+	u32 inline_max;
+	u32 imm_max;
 	u32 send_sges;
 	struct blk_mq_tags *tags;
 	unsigned long last_rx;

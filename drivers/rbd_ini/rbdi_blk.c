@@ -760,7 +760,7 @@ static blk_status_t __rbdi_queue_rq(struct blk_mq_hw_ctx *hctx,
 	req->imm = false;
 	if (req->data_len) {
 		if (req->cmd->dir == RBD_DIR_WRITE &&
-		    req->data_len <= q->lim.inline_write_size) {
+		    req->data_len <= q->inline_max) {
 			/* Gathered from the pages if it can be, else copied. */
 			wr.num_sge += rbdi_map_inline(q, rq, &sge[1]);
 			if (wr.num_sge == 1)
@@ -770,7 +770,7 @@ static blk_status_t __rbdi_queue_rq(struct blk_mq_hw_ctx *hctx,
 			len += req->data_len;
 			atomic64_inc(&q->sess->stats.inline_writes);
 		} else if (req->cmd->dir == RBD_DIR_READ &&
-			   req->data_len <= q->lim.imm_read_size) {
+			   req->data_len <= q->imm_max) {
 			req->imm = true;
 			atomic64_inc(&q->sess->stats.imm_reads);
 		} else {
@@ -2027,6 +2027,8 @@ int rbdi_blk_add(struct rbdi_session *sess)
 	set->flags = BLK_MQ_F_SHOULD_MERGE;
 	set->timeout = sess->opts.io_timeout * HZ;
 	set->driver_data = sess;
+	/* What rbdi_init_request() sizes the command buffers for. */
+	sess->tag_rsp = sess->login_rsp;
 	ret = blk_mq_alloc_tag_set(set);
 	if (ret) {
 		rbdi_sess_err(sess, "blk_mq_alloc_tag_set failed (%d)\n", ret);
@@ -2084,7 +2086,6 @@ int rbdi_blk_add(struct rbdi_session *sess)
 	rbdi_set_limits(sess, max_sectors);
 	set_capacity(disk, cap.sectors);
 
-	sess->tag_rsp = sess->login_rsp;
 	ret = device_add_disk(NULL, disk, rbdi_disk_groups);
 	if (ret) {
 		rbdi_sess_err(sess, "add_disk failed (%d)\n", ret);

@@ -471,7 +471,8 @@ CONFIGFS_ATTR_RO(rbdi_sess_, device);
 
 /*
  * What the target granted at the login that created the disk; a
- * reconnect must get the same grant. 0 while there is no disk.
+ * reconnect must get the same grant, but for the inline and immediate
+ * sizes, of which it uses no more than these. 0 while there is no disk.
  */
 #define RBDI_SESS_GRANT_ATTR(_name, _expr)				\
 static ssize_t rbdi_sess_granted_##_name##_show(struct config_item *item, \

@@ -11,7 +11,10 @@
  *     &rbdi_queue.cm_done.
  *  2. LOGIN on queue 0, control slot 0; the response is checked with
  *     rbd_check_login_rsp() against the request.
- *  3. I/O queues 1..nr_queues the same way, joining the session handle.
+ *  3. On a reconnect, the grant checked against the one the disk was
+ *     built for (rbdi_check_grant()), before any I/O queue exists.
+ *  4. I/O queues 1..nr_queues the same way, joining the session handle;
+ *     each may take commands as soon as it is connected.
  *
  * Each queue has its own QP and CQ (shared CQ pool, IB_POLL_SOFTIRQ,
  * spread over the completion vectors); the PD belongs to the session.
@@ -901,10 +904,43 @@ out:
 	return ret;
 }
 
+/*
+ * On a reconnect, the tag set, its command buffers and the disk's limits
+ * exist already, built for the grant of the login that created the disk
+ * (@sess->tag_rsp). The new grant is checked before any I/O queue is
+ * connected: inline writes and immediate reads may be granted other sizes,
+ * since the initiator may always use less than granted, and each queue
+ * uses only the smaller of both (rbdi_queue_init()); any other difference
+ * refuses the login, and the reconnect is tried again.
+ */
+static int rbdi_check_grant(struct rbdi_session *sess)
+{
+	const struct rbd_login_rsp *a = &sess->tag_rsp, *b = &sess->login_rsp;
+
+	if (!sess->tag_set_ready)
+		return 0;
+	if (a->features != b->features || a->max_io_bytes != b->max_io_bytes ||
+	    a->queue_depth != b->queue_depth || a->nr_queues != b->nr_queues ||
+	    a->max_desc != b->max_desc) {
+		rbdi_sess_err(sess, "target %pISpc granted other limits after the reconnect\n",
+			      &sess->dst);
+		return -EPROTO;
+	}
+	if (a->inline_write_size != b->inline_write_size ||
+	    a->imm_read_size != b->imm_read_size)
+		rbdi_sess_info(sess, "target %pISpc granted %u bytes of inline writes and %u of immediate reads after the reconnect; the disk uses at most %u and %u\n",
+			       &sess->dst, le32_to_cpu(b->inline_write_size),
+			       le32_to_cpu(b->imm_read_size),
+			       le32_to_cpu(a->inline_write_size),
+			       le32_to_cpu(a->imm_read_size));
+	return 0;
+}
+
 static void rbdi_queue_init(struct rbdi_session *sess, u16 qid)
 {
 	struct rbdi_queue *q = &sess->queues[qid];
 	const struct rbd_login_rsp *rsp = &sess->login_rsp;
+	const struct rbd_login_rsp *sized = rsp;
 
 	q->sess = sess;
 	q->qid = qid;
@@ -925,11 +961,19 @@ static void rbdi_queue_init(struct rbdi_session *sess, u16 qid)
 		q->cm_req.features = cpu_to_le64(sess->offer);
 		return;
 	}
+	/* Command buffers keep the size the tag set allocated them with. */
+	if (sess->tag_set_ready)
+		sized = &sess->tag_rsp;
 	q->depth = le16_to_cpu(rsp->queue_depth);
 	q->nr_rbufs = q->depth + RBD_CTRL_SLOTS;
+	/* Receive buffers are new: the target may use all of its grant. */
 	q->rbuf_size = rbd_rsp_capsule_max(le32_to_cpu(rsp->imm_read_size));
-	q->cmd_size = rbd_cmd_capsule_max(le32_to_cpu(rsp->inline_write_size),
-					  le16_to_cpu(rsp->max_desc));
+	q->cmd_size = rbd_cmd_capsule_max(le32_to_cpu(sized->inline_write_size),
+					  le16_to_cpu(sized->max_desc));
+	q->inline_max = min(le32_to_cpu(rsp->inline_write_size),
+			    le32_to_cpu(sized->inline_write_size));
+	q->imm_max = min(le32_to_cpu(rsp->imm_read_size),
+			 le32_to_cpu(sized->imm_read_size));
 	q->cm_req.features = rsp->features;
 	q->cm_req.session_handle = rsp->session_handle;
 	rbd_check_limits_init(&q->lim, rsp, qid, q->depth);
@@ -989,6 +1033,10 @@ int rbdi_connect(struct rbdi_session *sess)
 			      sess->nr_queues);
 		return -EPROTO;
 	}
+	/* Before any I/O queue exists, and so before any can go live. */
+	ret = rbdi_check_grant(sess);
+	if (ret)
+		return ret;
 
 	for (i = 1; i <= sess->nr_queues; i++) {
 		struct rbdi_queue *q = &sess->queues[i];

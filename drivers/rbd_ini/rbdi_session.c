@@ -143,23 +143,6 @@ static void rbdi_err_work(struct work_struct *work)
 			   sess->opts.reconnect_delay * HZ);
 }
 
-/* The target must grant what the tag set and the disk were built for. */
-static int rbdi_check_same_limits(struct rbdi_session *sess)
-{
-	const struct rbd_login_rsp *a = &sess->tag_rsp, *b = &sess->login_rsp;
-
-	if (a->features != b->features || a->max_io_bytes != b->max_io_bytes ||
-	    a->inline_write_size != b->inline_write_size ||
-	    a->imm_read_size != b->imm_read_size ||
-	    a->queue_depth != b->queue_depth || a->nr_queues != b->nr_queues ||
-	    a->max_desc != b->max_desc) {
-		rbdi_sess_err(sess, "target %pISpc granted other limits after the reconnect\n",
-			      &sess->dst);
-		return -EPROTO;
-	}
-	return 0;
-}
-
 static void rbdi_reconnect_work(struct work_struct *work)
 {
 	struct rbdi_session *sess = container_of(to_delayed_work(work),
@@ -174,9 +157,8 @@ static void rbdi_reconnect_work(struct work_struct *work)
 		return;
 
 	rbdi_free_queues(sess, false);
+	/* Checks the grant against the disk's before any queue goes live. */
 	ret = rbdi_connect(sess);
-	if (!ret)
-		ret = rbdi_check_same_limits(sess);
 	if (!ret) {
 		if (sess->quiesced)
 			blk_mq_unquiesce_queue(sess->disk->queue);

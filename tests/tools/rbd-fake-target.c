@@ -6,7 +6,7 @@
  * validation of what comes from the network (rbdi's response checks).
  *
  *   rbd-fake-target -a ADDR [-p PORT] [-n BLOCKS] [-H CASE] [-T LBA]
- *                   [-c COUNT] [-X write|read] [-v]
+ *                   [-c COUNT] [-R WRITES] [-A MS] [-X write|read] [-v]
  *   rbd-fake-target -P LBA NBLK      print the pattern of those blocks
  *
  * The disk has BLOCKS 512-byte blocks (default 16384, 8 MiB); every
@@ -40,6 +40,19 @@
  * the grants are the requests capped at 128 KiB I/O, 4 KiB inline writes
  * and immediate reads, depth 32, 4 queues, 8 descriptors, and of the
  * features bare responses (not on iWARP) and response batches.
+ *
+ * -R (regrant) changes the inline and immediate grants: the first LOGIN
+ * gets neither (0 bytes), every later one up to 16 KiB of both. After
+ * WRITES write commands on the first session its queue drops the
+ * connection, as a target restarted with a larger inline_data_size would.
+ * Every command is then checked against that first grant, which sized
+ * the initiator's command buffers: one whose capsule is longer, that
+ * carries more inline data, or that asks for more immediate data than it
+ * allowed is reported on a line starting "oversize:" (and still served).
+ *
+ * -A accepts the I/O queues after the first of each session MS
+ * milliseconds late, serving the other queues meanwhile: a window in
+ * which a session is partly connected.
  * Everything is answered synchronously, one command at a time; it is a
  * test tool, not a target. It runs until SIGINT or SIGTERM.
  *
@@ -71,6 +84,10 @@
 #define MAX_IO		(128U << 10)
 #define MAX_CONNS	64
 #define MAX_SESSIONS	8
+/* Inline and immediate grants after the first LOGIN with -R. */
+#define REGRANT_SIZE	(16U << 10)
+/* "oversize:" lines printed at most; the exit line has the count. */
+#define OVERSIZE_LINES	20
 /* Largest message this target sends: a response with data and sense. */
 #define SEND_SIZE	(sizeof(struct rbd_rsp) + RBD_MAX_IMM_READ + 128)
 
@@ -104,6 +121,10 @@ struct conn {
 	struct rbd_check_limits lim;
 	bool iwarp;
 	bool dead;
+	bool pending;		/* accept deferred until @accept_at (-A) */
+	uint64_t accept_at;	/* CLOCK_MONOTONIC ms */
+	uint8_t ini_depth;	/* initiator_depth of the accept */
+	struct rbd_cm_rep rep;
 };
 
 static struct {
@@ -115,6 +136,13 @@ static struct {
 	int probe;		/* -X: 0 none, 1 write, 2 read; cleared when done */
 	enum ibv_wc_status wc_status;	/* of the last failed work request */
 	int verbose;
+	uint64_t regrant;	/* -R: writes before the first session drops */
+	uint64_t accept_delay;	/* -A, ms */
+	unsigned int logins;
+	uint64_t first_handle;
+	struct rbd_login_rsp first;	/* the first LOGIN's grant */
+	uint64_t first_writes;
+	uint64_t oversize;
 	uint8_t *disk;
 	struct rdma_event_channel *ech;
 	struct rdma_cm_id *listen_id;
@@ -137,6 +165,14 @@ static void on_signal(int sig)
 }
 
 #define vlog(...) do { if (g.verbose) fprintf(stderr, __VA_ARGS__); } while (0)
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
 
 static void fill_pattern(uint8_t *p, uint64_t off, size_t len)
 {
@@ -267,6 +303,7 @@ static int ctrl_login(struct conn *c, const uint8_t *buf, uint32_t len)
 	struct rbd_login_rsp *rsp = (void *)c->send_buf;
 	struct session *s;
 	uint64_t feat;
+	uint32_t inl = 4096, imm = 4096;
 	enum rbd_check chk;
 
 #define MIN(a, b) ((a) < (b) ? (a) : (b))
@@ -281,6 +318,8 @@ static int ctrl_login(struct conn *c, const uint8_t *buf, uint32_t len)
 		    g.next_session;
 	if (!s->handle)
 		s->handle = 1;
+	if (g.regrant)
+		inl = imm = g.logins ? REGRANT_SIZE : 0;
 	feat = rbd_le64(req->features) & (RBD_FEAT_RSP_BATCH |
 					  (c->iwarp ? 0 : RBD_FEAT_BARE_READ));
 	memset(rsp, 0, sizeof(*rsp));
@@ -290,9 +329,9 @@ static int ctrl_login(struct conn *c, const uint8_t *buf, uint32_t len)
 	rsp->max_io_bytes = rbd_cpu_to_le32(MIN(rbd_le32(req->max_io_bytes),
 						MAX_IO));
 	rsp->inline_write_size =
-		rbd_cpu_to_le32(MIN(rbd_le32(req->inline_write_size), 4096U));
+		rbd_cpu_to_le32(MIN(rbd_le32(req->inline_write_size), inl));
 	rsp->imm_read_size =
-		rbd_cpu_to_le32(MIN(rbd_le32(req->imm_read_size), 4096U));
+		rbd_cpu_to_le32(MIN(rbd_le32(req->imm_read_size), imm));
 	rsp->keepalive_ms = req->keepalive_ms;
 	rsp->queue_depth = rbd_cpu_to_le16(MIN(rbd_le16(req->queue_depth), 32));
 	rsp->nr_queues = rbd_cpu_to_le16(MIN(rbd_le16(req->nr_queues), 4));
@@ -300,10 +339,15 @@ static int ctrl_login(struct conn *c, const uint8_t *buf, uint32_t len)
 	rsp->status = rbd_cpu_to_le16(RBD_REJ_NONE);
 	s->grant = *rsp;
 	c->sess = s;
-	printf("login: %.*s to %.*s, features %#llx, %u queues of %u\n",
+	if (!g.logins++) {
+		g.first = *rsp;
+		g.first_handle = s->handle;
+	}
+	printf("login: %.*s to %.*s, features %#llx, %u queues of %u, inline %u, immediate %u\n",
 	       RBD_NAME_LEN, req->initiator_name, RBD_NAME_LEN,
 	       req->target_name, (unsigned long long)feat,
-	       rbd_le16(rsp->nr_queues), rbd_le16(rsp->queue_depth));
+	       rbd_le16(rsp->nr_queues), rbd_le16(rsp->queue_depth),
+	       rbd_le32(rsp->inline_write_size), rbd_le32(rsp->imm_read_size));
 	fflush(stdout);
 	return send_msg(c, sizeof(*rsp), false, 0);
 #undef MIN
@@ -579,6 +623,40 @@ static int hostile_rsp(struct conn *c, const struct rbd_cmd *cmd)
 	return send_msg(c, len, false, 0);
 }
 
+/* -R: report a command that the first LOGIN's grant does not allow. */
+static void check_first_grant(const struct conn *c, const struct rbd_cmd *cmd,
+			      uint32_t len)
+{
+	uint32_t inl = rbd_le32(g.first.inline_write_size);
+	uint32_t imm = rbd_le32(g.first.imm_read_size);
+	uint32_t max = rbd_cmd_capsule_max(inl, rbd_le16(g.first.max_desc));
+	uint32_t dlen = rbd_le32(cmd->data_length);
+	bool no_desc = !cmd->nr_desc && dlen;
+
+	if (len <= max &&
+	    !(no_desc && cmd->dir == RBD_DIR_WRITE && dlen > inl) &&
+	    !(no_desc && cmd->dir == RBD_DIR_READ && dlen > imm))
+		return;
+	if (g.oversize++ < OVERSIZE_LINES)
+		printf("oversize: qid %u: tag %#llx: %u-byte capsule, %s of %u bytes without descriptors; the first login granted %u inline, %u immediate (capsules up to %u)\n",
+		       c->qid, (unsigned long long)rbd_le64(cmd->hdr.tag), len,
+		       cmd->dir == RBD_DIR_WRITE ? "write" : "read", dlen,
+		       inl, imm, max);
+	fflush(stdout);
+}
+
+/* -R: true once the first session has served its last write. */
+static bool first_session_done(const struct conn *c, bool write)
+{
+	if (!g.regrant || !write || c->sess->handle != g.first_handle ||
+	    ++g.first_writes != g.regrant)
+		return false;
+	printf("regrant: dropping the first session after %llu writes\n",
+	       (unsigned long long)g.first_writes);
+	fflush(stdout);
+	return true;
+}
+
 static int io_capsule(struct conn *c, const uint8_t *buf, uint32_t len)
 {
 	const struct rbd_cmd *cmd = (const void *)buf;
@@ -588,14 +666,17 @@ static int io_capsule(struct conn *c, const uint8_t *buf, uint32_t len)
 	uint32_t dlen, rlen;
 	uint64_t lba;
 	uint32_t nblk;
-	bool write, immediate;
+	bool write = false, immediate;
 	enum rbd_check chk;
+	int ret;
 
 	chk = rbd_check_cmd(buf, len, &c->lim);
 	if (chk) {
 		printf("qid %u: bad command: %s\n", c->qid, rbd_check_str(chk));
 		return -1;
 	}
+	if (g.regrant)
+		check_first_grant(c, cmd, len);
 	dlen = rbd_le32(cmd->data_length);
 	immediate = cmd->dir == RBD_DIR_READ && !cmd->nr_desc;
 	if (g.probe && cmd->nr_desc &&
@@ -665,7 +746,11 @@ static int io_capsule(struct conn *c, const uint8_t *buf, uint32_t len)
 		rsp->hdr.flags = rbd_cpu_to_le16(RBD_RSP_F_UNDERFLOW);
 		rsp->residual = rbd_cpu_to_le32(dlen - r.xfer);
 	}
-	return send_msg(c, rlen, false, 0);
+	ret = send_msg(c, rlen, false, 0);
+	/* A positive return drops the connection. */
+	if (!ret && first_session_done(c, write && !r.status))
+		return 1;
+	return ret;
 }
 
 /* --------------------------------------------------------- connections */
@@ -694,6 +779,25 @@ static void reject(struct rdma_cm_id *id, uint16_t reason)
 	rdma_reject(id, &rej, sizeof(rej));
 }
 
+static int accept_conn(struct conn *c)
+{
+	struct rdma_conn_param param = {
+		.private_data = &c->rep,
+		.private_data_len = sizeof(c->rep),
+		.responder_resources = 0,
+		.initiator_depth = c->ini_depth,
+		.rnr_retry_count = 7,
+	};
+
+	c->pending = false;
+	if (rdma_accept(c->id, &param)) {
+		perror("rdma_accept");
+		return -1;
+	}
+	vlog("qid %u: accepted (depth %u)\n", c->qid, c->depth);
+	return 0;
+}
+
 /*
  * Accept or reject a connect request. Return true if its id is to be
  * destroyed (rejected), which may happen only once the event is acked.
@@ -701,11 +805,9 @@ static void reject(struct rdma_cm_id *id, uint16_t reason)
 static bool on_connect_request(struct rdma_cm_event *ev)
 {
 	struct rdma_cm_id *id = ev->id;
-	struct rdma_conn_param param = {};
 	struct ibv_qp_init_attr attr = {};
 	struct ibv_device_attr dattr;
 	struct rbd_cm_req req;
-	struct rbd_cm_rep rep = {};
 	struct session *s = NULL;
 	struct conn *c;
 	enum rbd_check chk;
@@ -785,26 +887,27 @@ static bool on_connect_request(struct rdma_cm_event *ev)
 
 	if (ibv_query_device(id->verbs, &dattr))
 		dattr.max_qp_init_rd_atom = 1;
-	rep.magic = rbd_cpu_to_le32(RBD_CM_MAGIC);
-	rep.version = req.version;
-	rep.length = rbd_cpu_to_le16(sizeof(rep));
-	rep.qid = req.qid;
-	rep.queue_depth = req.queue_depth;
-	param.private_data = &rep;
-	param.private_data_len = sizeof(rep);
-	param.responder_resources = 0;
-	param.initiator_depth = ev->param.conn.responder_resources;
-	if (param.initiator_depth > dattr.max_qp_init_rd_atom)
-		param.initiator_depth = dattr.max_qp_init_rd_atom;
-	if (!param.initiator_depth)
-		param.initiator_depth = 1;
-	param.rnr_retry_count = 7;
-	if (rdma_accept(id, &param)) {
-		perror("rdma_accept");
-		goto fail;
+	c->rep.magic = rbd_cpu_to_le32(RBD_CM_MAGIC);
+	c->rep.version = req.version;
+	c->rep.length = rbd_cpu_to_le16(sizeof(c->rep));
+	c->rep.qid = req.qid;
+	c->rep.queue_depth = req.queue_depth;
+	c->ini_depth = ev->param.conn.responder_resources;
+	if (c->ini_depth > dattr.max_qp_init_rd_atom)
+		c->ini_depth = dattr.max_qp_init_rd_atom;
+	if (!c->ini_depth)
+		c->ini_depth = 1;
+	if (g.accept_delay && c->qid >= 2) {
+		c->pending = true;
+		c->accept_at = now_ms() + g.accept_delay;
+		g.conns[slot] = c;
+		vlog("qid %u: accepting in %llu ms\n", c->qid,
+		     (unsigned long long)g.accept_delay);
+		return false;
 	}
+	if (accept_conn(c))
+		goto fail;
 	g.conns[slot] = c;
-	vlog("qid %u: accepted (depth %u)\n", c->qid, c->depth);
 	return false;
 
 fail:
@@ -921,7 +1024,7 @@ static void usage(FILE *f)
 
 	fprintf(f,
 		"usage: rbd-fake-target -a ADDR [-p PORT] [-n BLOCKS] [-H CASE] [-T LBA] [-c COUNT]\n"
-		"                       [-X write|read] [-v]\n"
+		"                       [-R WRITES] [-A MS] [-X write|read] [-v]\n"
 		"       rbd-fake-target -P LBA NBLK   (print the pattern of those blocks)\n"
 		"cases:");
 	for (i = H_TAG; i < sizeof(hcase_name) / sizeof(hcase_name[0]); i++)
@@ -944,7 +1047,7 @@ int main(int argc, char **argv)
 	unsigned int i;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "a:p:n:H:T:c:X:P:vh")) != -1) {
+	while ((opt = getopt(argc, argv, "a:p:n:H:T:c:R:A:X:P:vh")) != -1) {
 		switch (opt) {
 		case 'a':
 			g.addr = optarg;
@@ -988,6 +1091,19 @@ int main(int argc, char **argv)
 				return 1;
 			}
 			g.count = v;
+			break;
+		case 'R':
+			if (!parse_u64(optarg, &g.regrant) || !g.regrant) {
+				fprintf(stderr, "rbd-fake-target: -R: a number of writes, at least 1\n");
+				return 1;
+			}
+			break;
+		case 'A':
+			if (!parse_u64(optarg, &g.accept_delay) ||
+			    g.accept_delay > 10000) {
+				fprintf(stderr, "rbd-fake-target: -A: 0..10000 ms\n");
+				return 1;
+			}
 			break;
 		case 'P':
 			if (optind >= argc || !parse_u64(optarg, &lba) ||
@@ -1045,6 +1161,13 @@ int main(int argc, char **argv)
 
 			if (!c || c->dead)
 				continue;
+			if (c->pending) {
+				if (now_ms() >= c->accept_at && accept_conn(c)) {
+					reject(c->id, RBD_REJ_NO_RESOURCES);
+					conn_drop(c);
+				}
+				continue;
+			}
 			if (!poll_conn(c)) {
 				/* Disconnect; the DISCONNECTED event frees it. */
 				c->dead = true;
@@ -1057,6 +1180,9 @@ int main(int argc, char **argv)
 			rdma_disconnect(g.conns[i]->id);
 			conn_free(g.conns[i]);
 		}
+	if (g.regrant)
+		printf("logins %u, oversize capsules %llu\n", g.logins,
+		       (unsigned long long)g.oversize);
 	rdma_destroy_id(g.listen_id);
 	rdma_destroy_event_channel(g.ech);
 	free(g.disk);

@@ -34,7 +34,7 @@
  *   churn N SECONDS             up to N sessions: READs that reuse their
  *                               slot the moment the response arrives, the
  *                               last one followed by a disconnect; prints
- *                               the first session's slot_waits counter
+ *                               the sum of the sessions' slot_waits
  *   stats                       print the target's debugfs counters of
  *                               this session (client and target on one
  *                               host), as "stats: name: value" lines
@@ -1131,11 +1131,12 @@ static uint64_t post_read1(struct queue *q)
  * One session of "churn": READs on queue 1, each sent the moment the
  * previous one's response arrives (the target may not have released the
  * slot yet), @rounds of them, then one more and a disconnect without
- * waiting for it. Returns the slot_waits counter when @count is set.
+ * waiting for it. Adds the session's slot_waits counter to @waits.
  */
-static int churn_one(int rounds, bool count, long long *waits)
+static int churn_one(int rounds, long long *waits)
 {
 	struct queue *q;
+	long long w;
 	int ret, i;
 
 	ret = session_open(1);
@@ -1155,8 +1156,11 @@ static int churn_one(int rounds, bool count, long long *waits)
 		if (g.status && g.status != 8)	/* BUSY is allowed */
 			return check_good("churn READ");
 	}
-	if (count)
-		*waits = target_stat("slot_waits");
+	w = target_stat("slot_waits");
+	if (w < 0 || *waits < 0)
+		*waits = -1;
+	else
+		*waits += w;
 	post_read1(q);
 	disconnect_all();
 	return 0;
@@ -1164,22 +1168,22 @@ static int churn_one(int rounds, bool count, long long *waits)
 
 /*
  * churn N SECONDS: up to N sessions (at most SECONDS long in all) of
- * churn_one(); the first counts how often a capsule waited for its slot.
+ * churn_one(); prints how often a capsule waited for its slot.
  */
 static int cmd_churn(int n, int seconds)
 {
 	uint64_t end = now_ms() + (uint64_t)seconds * 1000;
-	long long waits = -1;
+	long long waits = 0;
 	int i, ret = 0;
 
 	for (i = 0; i < n && now_ms() < end; i++) {
-		ret = churn_one(i ? 4 : 200, !i, &waits);
+		ret = churn_one(i ? 8 : 200, &waits);
 		if (ret) {
 			printf("churn: session %d failed (%d)\n", i + 1, ret);
 			break;
 		}
 	}
-	printf("churn: %d sessions, slot waits in the first: %lld\n", i, waits);
+	printf("churn: %d sessions, slot waits: %lld\n", i, waits);
 	return ret;
 }
 

@@ -31,6 +31,12 @@
  *                               TMF response and the READ's status
  *   reset N                     N READs, then LUN RESET; reports the TMF
  *                               response and how the READs ended
+ *   storm SECONDS SEED          sessions of valid commands, each ended by a
+ *                               hostile act drawn from SEED (mutation, tag
+ *                               reuse, abort race, disconnect mid-command,
+ *                               bad join, other LUN, wrong direction,
+ *                               logout); fails on a malformed or wrong
+ *                               answer or a command never answered
  *   churn N SECONDS             up to N sessions: READs that reuse their
  *                               slot the moment the response arrives, the
  *                               last one followed by a disconnect; prints
@@ -130,6 +136,7 @@ static struct {
 	uint16_t rsp_flags;
 	uint8_t imm[RBD_MAX_IMM_READ];
 	uint16_t last_reject;
+	uint64_t malformed;	/* responses refused by the validators */
 } g = {
 	.port = "65000",
 	.nqueues = 1,
@@ -723,6 +730,7 @@ static int wait_rsp(struct queue *q, uint64_t tag, int timeout_ms)
 		if (c) {
 			printf("qid %u: malformed response: %s\n", q->qid,
 			       rbd_check_str(c));
+			g.malformed++;
 			post_recv(q, idx);
 			return EX_DISC;
 		}
@@ -1882,6 +1890,244 @@ static int cmd_flood(int n, int hold, bool churn)
 	return failed ? EX_DISC : 0;
 }
 
+/* ---------------------------------------------------------- storm */
+
+/* The storm's reproducible randomness (xorshift64*). */
+static uint64_t storm_x;
+
+static uint32_t rnd(uint32_t n)
+{
+	storm_x ^= storm_x >> 12;
+	storm_x ^= storm_x << 25;
+	storm_x ^= storm_x >> 27;
+	return (uint32_t)((storm_x * 2685821657736338717ULL) >> 32) % n;
+}
+
+/* How a storm session ends: the hostile act after its valid commands. */
+enum storm_act {
+	S_MUTATE, S_REUSE, S_ABORT, S_DROP, S_JOIN, S_LUN, S_DIR, S_LOGOUT,
+	S_NR
+};
+
+static const char *const storm_name[S_NR] = {
+	[S_MUTATE] = "mutated", [S_REUSE] = "reused-tag",
+	[S_ABORT] = "abort-race", [S_DROP] = "drop-mid-command",
+	[S_JOIN] = "bad-join", [S_LUN] = "other-lun", [S_DIR] = "wrong-dir",
+	[S_LOGOUT] = "logout",
+};
+
+static struct {
+	uint64_t sessions, valid, acts[S_NR];
+	uint64_t answered, disconnects, silent, hangs, violations;
+} st;
+
+/* A command that must be refused with sense 05h/@asc/00h. */
+static void storm_expect(struct queue *q, uint64_t tag, uint8_t asc,
+			 const char *what)
+{
+	int ret = wait_rsp(q, tag, TIMEOUT_MS);
+
+	if (ret == -2) {
+		st.hangs++;
+		printf("storm: %s: no answer\n", what);
+	} else if (ret) {
+		st.disconnects++;
+	} else if (g.status != 2 || g.sense_len < 14 ||
+		   (g.sense[2] & 0xf) != 5 || g.sense[12] != asc) {
+		st.violations++;
+		printf("storm: %s: status %#x, expected CHECK CONDITION 05/%02x\n",
+		       what, g.status, asc);
+	} else {
+		st.answered++;
+	}
+}
+
+/* One valid READ or WRITE of 1..8 blocks in any transfer mode. */
+static int storm_valid(struct queue *q)
+{
+	uint32_t nblk = 1 + rnd(8), len = nblk * g.block_size;
+	uint64_t lba = rnd((uint32_t)(g.nblocks - 8));
+	bool write = rnd(2);
+	enum mode m = (enum mode)rnd(3);
+	uint8_t cdb[16];
+	int ret;
+
+	if (m == M_INLINE && (!write || len > q->lim.inline_write_size))
+		m = M_DESC;
+	if (m == M_MULTI && !write && len <= q->lim.imm_read_size)
+		m = M_IMM;
+	rw_cdb(cdb, write, lba, nblk);
+	if (write)
+		memset(q->data, (int)rnd(256), len);
+	ret = scsi_once(q, cdb, 16, write ? RBD_DIR_WRITE : RBD_DIR_READ,
+			len, m);
+	st.valid++;
+	if (ret) {
+		if (ret == EX_DISC && !g.malformed)
+			printf("storm: a valid command lost its session\n");
+		return ret;
+	}
+	return 0;
+}
+
+/*
+ * Post a 1-block READ(16) of a random LBA with direction @dir to @lun,
+ * with @nmut random bytes of the capsule changed. Returns its tag.
+ */
+static uint64_t storm_post(struct queue *q, uint8_t dir, uint64_t lun,
+			   int nmut)
+{
+	uint64_t tag = next_tag(q, q->depth), saved = g.lun;
+	uint8_t *buf = send_slot(q, tag);
+	uint8_t cdb[16];
+	uint32_t len;
+	int i;
+
+	rw_cdb(cdb, false, rnd((uint32_t)g.nblocks), 1);
+	g.lun = lun;
+	len = build_cmd(q, buf, tag, cdb, 16, dir, g.block_size, M_DESC);
+	g.lun = saved;
+	for (i = 0; i < nmut; i++)
+		buf[rnd(len)] ^= (uint8_t)(1 + rnd(255));
+	return post_send(q, buf, len) ? 0 : tag;
+}
+
+static void storm_act(enum storm_act a)
+{
+	struct queue *q = &g.q[1];
+	struct rbd_cm_req cr;
+	uint64_t tag;
+	int ret;
+
+	st.acts[a]++;
+	switch (a) {
+	case S_MUTATE:
+		storm_post(q, RBD_DIR_READ, g.lun, 1 + (int)rnd(4));
+		ret = wait_rsp(q, TAG_ANY, 3000);
+		if (ret == -2)
+			st.silent++;	/* e.g. mutated into a NOP */
+		else if (ret)
+			st.disconnects++;
+		else
+			st.answered++;
+		break;
+	case S_REUSE:
+		tag = storm_post(q, RBD_DIR_READ, g.lun, 0);
+		post_send(q, send_slot(q, tag), rbd_le32(((struct rbd_hdr *)
+						send_slot(q, tag))->length));
+		ret = wait_rsp(q, tag, TIMEOUT_MS);
+		if (!ret)
+			ret = wait_rsp(q, tag, TIMEOUT_MS);
+		if (ret == -2) {
+			st.hangs++;
+			printf("storm: reused tag: neither answer nor disconnect\n");
+		} else {
+			st.disconnects += ret != 0;
+		}
+		break;
+	case S_ABORT:
+		tag = storm_post(q, RBD_DIR_READ, g.lun, 0);
+		if (tmf_request(RBD_TMF_ABORT_TASK, tag)) {
+			st.disconnects++;
+			break;
+		}
+		/* Aborted or not, the READ gets exactly one response. */
+		ret = wait_rsp(q, tag, TIMEOUT_MS);
+		if (ret == -2) {
+			st.hangs++;
+			printf("storm: abort race: the READ was never answered (TMF response %d)\n",
+			       tmf_response);
+		}
+		st.answered += !ret;
+		st.disconnects += ret == EX_DISC;
+		break;
+	case S_DROP:
+		tag = next_tag(q, q->depth);
+		{
+			uint8_t cdb[16];
+			uint32_t n = q->lim.max_io_bytes / g.block_size;
+			uint8_t *buf = send_slot(q, tag);
+
+			rw_cdb(cdb, true, 0, n);
+			post_send(q, buf, build_cmd(q, buf, tag, cdb, 16,
+						    RBD_DIR_WRITE,
+						    n * g.block_size, M_DESC));
+		}
+		break;
+	case S_JOIN:
+		fill_cm_req(&cr, 1, 1, rbd_le64(g.grant.features),
+			    ((uint64_t)rnd(UINT32_MAX) << 32) | rnd(UINT32_MAX));
+		ret = queue_connect(&g.q[MAX_QUEUES], &cr, RBD_CTRL_CAPSULE_MAX,
+				    1 + RBD_CTRL_SLOTS, 4096);
+		if (!ret) {
+			st.violations++;
+			printf("storm: a join with a made-up handle was accepted\n");
+			rdma_disconnect(g.q[MAX_QUEUES].id);
+		}
+		drain_cm_events();
+		queue_free(&g.q[MAX_QUEUES]);
+		break;
+	case S_LUN:
+		tag = storm_post(q, RBD_DIR_READ, g.lun ? 0 : 1, 0);
+		storm_expect(q, tag, 0x25, "command to another LUN");
+		break;
+	case S_DIR:
+		tag = storm_post(q, RBD_DIR_WRITE, g.lun, 0);
+		storm_expect(q, tag, 0x24, "READ sent as data-out");
+		break;
+	default:
+		cmd_logout();
+		break;
+	}
+}
+
+/*
+ * storm SECONDS SEED: sessions, each of a few valid commands and then one
+ * hostile act (a mutated capsule, a reused tag, ABORT TASK racing its
+ * READ, a disconnect in the middle of a WRITE, a join with a made-up
+ * handle, a command to another LUN or with the wrong direction, a LOGOUT),
+ * in an order drawn from SEED. Fails on a malformed answer, an answer that
+ * contradicts protocol.rst, or a command neither answered nor ended.
+ */
+static int cmd_storm(int seconds, uint64_t seed)
+{
+	uint64_t end = now_ms() + (uint64_t)seconds * 1000;
+	int i, n, ret;
+
+	storm_x = seed ? seed : 1;
+	disconnect_all();
+	while (now_ms() < end && !st.hangs) {
+		ret = session_open(1 + (int)rnd(2));
+		if (ret) {
+			printf("storm: cannot open session %llu (%d)\n",
+			       (unsigned long long)st.sessions + 1, ret);
+			return ret;
+		}
+		st.sessions++;
+		if (!g.block_size && cmd_readcap(true))
+			return EX_DISC;
+		n = (int)rnd(6);
+		for (i = 0, ret = 0; i < n && !ret; i++)
+			ret = storm_valid(&g.q[1 + rnd((uint32_t)g.nq)]);
+		if (!ret)
+			storm_act((enum storm_act)rnd(S_NR));
+		disconnect_all();
+	}
+	printf("storm: seed %llu, %llu sessions, %llu valid commands;",
+	       (unsigned long long)seed, (unsigned long long)st.sessions,
+	       (unsigned long long)st.valid);
+	for (i = 0; i < S_NR; i++)
+		printf(" %s %llu", storm_name[i],
+		       (unsigned long long)st.acts[i]);
+	printf("; answered %llu, disconnects %llu, silent %llu; malformed %llu, hangs %llu, violations %llu\n",
+	       (unsigned long long)st.answered,
+	       (unsigned long long)st.disconnects,
+	       (unsigned long long)st.silent, (unsigned long long)g.malformed,
+	       (unsigned long long)st.hangs,
+	       (unsigned long long)st.violations);
+	return g.malformed || st.hangs || st.violations ? EX_HOSTILE : 0;
+}
+
 static void usage(void)
 {
 	fprintf(stderr,
@@ -1890,7 +2136,7 @@ static void usage(void)
 		"commands: login inquiry readcap write LBA FILE [MODE]\n"
 		"          read LBA NBLK FILE [MODE] verify LBA NBLK io SECONDS\n"
 		"          nop tmf FUNCTION tmflun LUN FUNCTION abort reset N stats\n"
-		"          raw DIR LEN LUN CDB churn N SECONDS\n"
+		"          raw DIR LEN LUN CDB churn N SECONDS storm SECONDS SEED\n"
 		"          logout hostile\n"
 		"          discover-check\n"
 		"          flood N HOLD [churn]\n");
@@ -2044,6 +2290,10 @@ int main(int argc, char **argv)
 				      strtoull(argv[i + 3], NULL, 0),
 				      argv[i + 4]);
 			i += 4;
+		} else if (!strcmp(c, "storm") && i + 2 < argc) {
+			ret = cmd_storm(atoi(argv[i + 1]),
+					strtoull(argv[i + 2], NULL, 0));
+			i += 2;
 		} else if (!strcmp(c, "churn") && i + 2 < argc) {
 			disconnect_all();
 			ret = cmd_churn(atoi(argv[i + 1]), atoi(argv[i + 2]));

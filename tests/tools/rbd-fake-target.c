@@ -6,7 +6,8 @@
  * validation of what comes from the network (rbdi's response checks).
  *
  *   rbd-fake-target -a ADDR [-p PORT] [-n BLOCKS] [-H CASE] [-T LBA]
- *                   [-c COUNT] [-R WRITES] [-A MS] [-X write|read] [-v]
+ *                   [-c COUNT] [-R WRITES] [-A MS] [-X write|read]
+ *                   [-M SEED] [-v]
  *   rbd-fake-target -P LBA NBLK      print the pattern of those blocks
  *
  * The disk has BLOCKS 512-byte blocks (default 16384, 8 MiB); every
@@ -35,6 +36,14 @@
  * READ of a READ's buffer, and prints "probe: ... allowed" or
  * "probe: ... refused (STATUS)". A refused probe kills the connection;
  * the initiator reconnects and the command is served on the new one.
+ *
+ * -M changes, in about one of eight of the first 400 SCSI responses
+ * (chosen by SEED), one to three bytes of the header that the initiator
+ * must validate: opcode, version, flags, length, immediate data length,
+ * command window, sense length, reserved bytes. Never the tag, the status
+ * or the residual, which no validator can check, so that the data stays
+ * right. Each change is printed as "mutate: ..."; the initiator must
+ * refuse what is wrong, reconnect and go on.
  *
  * Any LOGIN is accepted (any names, LUN 0 only matters for nothing):
  * the grants are the requests capped at 128 KiB I/O, 4 KiB inline writes
@@ -133,6 +142,8 @@ static struct {
 	enum hcase hcase;
 	uint64_t trigger_lba;
 	int count;
+	uint64_t mutate_x;	/* -M: xorshift64* state, 0 when off */
+	unsigned int mutate_left;
 	int probe;		/* -X: 0 none, 1 write, 2 read; cleared when done */
 	enum ibv_wc_status wc_status;	/* of the last failed work request */
 	int verbose;
@@ -555,6 +566,39 @@ static int probe_access(struct conn *c, const struct rbd_cmd *cmd)
 	return ret ? -1 : 0;
 }
 
+static uint32_t mutate_rnd(uint32_t n)
+{
+	g.mutate_x ^= g.mutate_x >> 12;
+	g.mutate_x ^= g.mutate_x << 25;
+	g.mutate_x ^= g.mutate_x >> 27;
+	return (uint32_t)((g.mutate_x * 2685821657736338717ULL) >> 32) % n;
+}
+
+/* -M: maybe change a few checkable header bytes of response @rsp. */
+static void mutate_rsp(struct rbd_rsp *rsp)
+{
+	/* Offsets in struct rbd_rsp: all but tag, residual and status. */
+	static const uint8_t off[] = { 0, 1, 2, 3, 4, 5, 6, 7, 20, 21, 22,
+				       23, 24, 25, 26, 27, 29, 30, 31 };
+	uint8_t *b = (uint8_t *)rsp;
+	uint32_t i, n;
+
+	if (!g.mutate_x || !g.mutate_left)
+		return;
+	g.mutate_left--;
+	if (mutate_rnd(8))
+		return;
+	n = 1 + mutate_rnd(3);
+	for (i = 0; i < n; i++) {
+		uint8_t o = off[mutate_rnd(sizeof(off))];
+
+		b[o] ^= (uint8_t)(1 + mutate_rnd(255));
+		printf("mutate: tag %#llx byte %u\n",
+		       (unsigned long long)rbd_le64(rsp->hdr.tag), o);
+	}
+	fflush(stdout);
+}
+
 /* Answer the triggering READ with the malformed response of g.hcase. */
 static int hostile_rsp(struct conn *c, const struct rbd_cmd *cmd)
 {
@@ -746,6 +790,7 @@ static int io_capsule(struct conn *c, const uint8_t *buf, uint32_t len)
 		rsp->hdr.flags = rbd_cpu_to_le16(RBD_RSP_F_UNDERFLOW);
 		rsp->residual = rbd_cpu_to_le32(dlen - r.xfer);
 	}
+	mutate_rsp(rsp);
 	ret = send_msg(c, rlen, false, 0);
 	/* A positive return drops the connection. */
 	if (!ret && first_session_done(c, write && !r.status))
@@ -1024,7 +1069,7 @@ static void usage(FILE *f)
 
 	fprintf(f,
 		"usage: rbd-fake-target -a ADDR [-p PORT] [-n BLOCKS] [-H CASE] [-T LBA] [-c COUNT]\n"
-		"                       [-R WRITES] [-A MS] [-X write|read] [-v]\n"
+		"                       [-R WRITES] [-A MS] [-X write|read] [-M SEED] [-v]\n"
 		"       rbd-fake-target -P LBA NBLK   (print the pattern of those blocks)\n"
 		"cases:");
 	for (i = H_TAG; i < sizeof(hcase_name) / sizeof(hcase_name[0]); i++)
@@ -1047,7 +1092,7 @@ int main(int argc, char **argv)
 	unsigned int i;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "a:p:n:H:T:c:R:A:X:P:vh")) != -1) {
+	while ((opt = getopt(argc, argv, "a:p:n:H:T:c:R:A:X:M:P:vh")) != -1) {
 		switch (opt) {
 		case 'a':
 			g.addr = optarg;
@@ -1071,6 +1116,14 @@ int main(int argc, char **argv)
 				usage(stderr);
 				return 1;
 			}
+			break;
+		case 'M':
+			if (!parse_u64(optarg, &v) || !v) {
+				fprintf(stderr, "rbd-fake-target: -M: a seed above 0\n");
+				return 1;
+			}
+			g.mutate_x = v;
+			g.mutate_left = 400;
 			break;
 		case 'X':
 			if (strcmp(optarg, "write") && strcmp(optarg, "read")) {

@@ -118,6 +118,12 @@ RBD_TPG_ATTRIBUTES = {
                          "disables)."),
     "imm_read_size": ("number", "Largest read payload returned with its "
                       "response, in bytes (0..16384; 0 disables)."),
+    "max_halfopen": ("number", "Connections on a portal address not "
+                     "logged in yet, in all (1..4096)."),
+    "max_halfopen_per_host": ("number", "The same, from one source "
+                              "address (1..4096)."),
+    "max_sessions_per_acl": ("number", "Live sessions of one initiator "
+                             "name (1..65535)."),
 }
 
 

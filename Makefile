@@ -12,6 +12,9 @@
 #   make check T=...     a selection (see Documentation/testing.rst)
 #   make check-quick     the quick subset, for the inner loop
 #   make check-unit      unit tests only (plain, ASan and UBSan)
+#   make fuzz            libFuzzer harnesses over the validators, FUZZ_SECONDS
+#                        each (default 60) or FUZZ_RUNS executions each
+#   make check-fuzz      the same for 10 s each, for CI
 #   make check-style     checkpatch --strict and sparse over kernel sources
 #   make check-debug     the guest suite (T=...) on a debug kernel: KASAN,
 #                        lockdep, kmemleak, fault injection (built once, cached)
@@ -40,14 +43,14 @@ KSRC := $(shell find drivers include tests/modules -name '*.[ch]' ! -name '*.mod
 export KDIR KVER
 
 .PHONY: all modules userspace tools unit setup check check-quick check-unit check-schema \
-	check-guest check-style bench install install-targetcli install-udev \
+	check-guest check-style check-fuzz fuzz bench install install-targetcli install-udev \
 	uninstall-udev check-debug clean help \
 	dkms-source install-dkms check-dkms
 
 all: modules userspace tools unit
 
 help:
-	@sed -n '3,22p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,25p' Makefile | sed 's/^# \{0,1\}//'
 
 setup:
 	scripts/setup.sh
@@ -68,6 +71,13 @@ unit:
 
 check-unit: check-schema
 	$(MAKE) -C tests/unit check
+
+# Coverage-guided fuzzing of include/uapi/rbd/rbd_proto_check.h (tests/fuzz/).
+fuzz:
+	$(MAKE) -C tests/fuzz run
+
+check-fuzz:
+	$(MAKE) -C tests/fuzz run FUZZ_SECONDS=10 FUZZ_RUNS=
 
 # The configfs description: valid against its JSON Schema, and the ABI page
 # generated from it is current.
@@ -160,5 +170,6 @@ clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) clean
 	$(MAKE) -C userspace/rbdadm clean
 	$(MAKE) -C tests/unit clean
+	$(MAKE) -C tests/fuzz clean
 	$(MAKE) -C tests/tools clean
 	rm -rf results .build

@@ -23,6 +23,8 @@ PKGS=(
 	flex bison libelf-dev libssl-dev
 	# userspace libraries and unit tests
 	libcmocka-dev libjson-c-dev librdmacm-dev libibverbs-dev
+	# make fuzz: clang and its libFuzzer runtime (libclang_rt.fuzzer)
+	clang libclang-rt-14-dev
 	# guest rig
 	qemu-system-x86 busybox-static cpio
 	# inside the guest (it sees the host root)

@@ -9,6 +9,7 @@
  * an odd address, as rdma_cm may hand it over unaligned.
  */
 #include <stdarg.h>
+#include <stdio.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -2086,7 +2087,149 @@ static void test_hostile_structured(void **state)
 		      refused);
 }
 
-int main(void)
+/*
+ * Seeds for the libFuzzer harnesses (tests/fuzz/): the builders' valid
+ * capsules, one file each, in @dir/<harness>/.
+ */
+static void write_seed(const char *dir, const char *harness,
+		       const char *name, const void *b, size_t len)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s/seed-%s", dir, harness, name);
+	f = fopen(path, "wb");
+	if (!f || fwrite(b, 1, len, f) != len || fclose(f)) {
+		perror(path);
+		exit(1);
+	}
+}
+
+static void write_cmd_seeds(const char *dir)
+{
+	static const struct {
+		const char *name;
+		uint8_t dir;
+		uint32_t data_len;
+		uint16_t nr_desc;
+		int inline_data;
+	} c[] = {
+		{ "none", RBD_DIR_NONE, 0, 0, 0 },
+		{ "read-imm", RBD_DIR_READ, 4096, 0, 0 },
+		{ "read-desc1", RBD_DIR_READ, 65536, 1, 0 },
+		{ "read-desc8", RBD_DIR_READ, 1U << 20, 8, 0 },
+		{ "write-inline", RBD_DIR_WRITE, 512, 0, 1 },
+		{ "write-desc3", RBD_DIR_WRITE, 12288, 3, 0 },
+	};
+	size_t i, len;
+
+	for (i = 0; i < ARRAY_SIZE(c); i++) {
+		len = build_cmd(c[i].dir, c[i].data_len, c[i].nr_desc,
+				c[i].inline_data);
+		write_seed(dir, "cmd", c[i].name, scratch.b, len);
+	}
+	/* A VARIABLE LENGTH READ(32) and a VERIFY(10) with BYTCHK. */
+	len = build_cmd(RBD_DIR_READ, 4096, 1, 0);
+	CMD->cdb_len = 32;
+	memset(CMD->cdb, 0, sizeof(CMD->cdb));
+	CMD->cdb[0] = 0x7f;
+	CMD->cdb[7] = 24;
+	CMD->cdb[9] = 0x09;
+	write_seed(dir, "cmd", "read32", scratch.b, len);
+	len = build_cmd(RBD_DIR_WRITE, 8192, 2, 0);
+	CMD->cdb[0] = 0x2f;
+	CMD->cdb[1] = 0x02;
+	CMD->hdr.flags = le16(RBD_CMD_F_INVALIDATE);
+	write_seed(dir, "cmd", "verify-inv", scratch.b, len);
+}
+
+static void write_rsp_seeds(const char *dir)
+{
+	uint8_t batch[RBD_RSP_BATCH_MAX * sizeof(struct rbd_rsp)];
+	size_t len, i;
+
+	len = build_rsp(0, 0, 0);
+	write_seed(dir, "rsp", "good", scratch.b, len);
+	write_seed(dir, "batch", "single", scratch.b, len);
+	for (i = 0; i < 4; i++) {
+		build_rsp(0, 0, 0);
+		RSP->hdr.tag = le64(rbd_tag(QID, 1, i));
+		RSP->credits = le16(DEPTH - i);
+		memcpy(batch + i * len, scratch.b, len);
+	}
+	write_seed(dir, "batch", "four", batch, 4 * len);
+	len = build_rsp(0, 4096, 0);
+	write_seed(dir, "rsp", "imm", scratch.b, len);
+	len = build_rsp(2, 0, 18);
+	write_seed(dir, "rsp", "sense", scratch.b, len);
+	len = build_rsp(0, 512, 0);
+	RSP->hdr.flags = le16(RBD_RSP_F_UNDERFLOW | RBD_RSP_F_INVALIDATED);
+	RSP->residual = le32(512);
+	RSP->credits = le16(7);
+	write_seed(dir, "rsp", "underflow", scratch.b, len);
+}
+
+static void write_ctrl_seeds(const char *dir)
+{
+	struct rbd_login_req lreq;
+	struct rbd_login_rsp lrsp;
+	struct rbd_tmf_req treq;
+	struct rbd_tmf_rsp trsp;
+	struct rbd_nop nop;
+	struct rbd_logout lo;
+	struct rbd_discover_req dreq;
+	struct rbd_discover_rsp drsp;
+	struct rbd_cm_req cmreq;
+	struct rbd_cm_rep cmrep;
+	struct rbd_cm_rej cmrej;
+
+	write_seed(dir, "ctrl_req", "login", &lreq, build_login_req(&lreq));
+	write_seed(dir, "ctrl_req", "tmf-abort", &treq,
+		   build_tmf_req(&treq, RBD_TMF_ABORT_TASK));
+	write_seed(dir, "ctrl_req", "tmf-lun-reset", &treq,
+		   build_tmf_req(&treq, RBD_TMF_LUN_RESET));
+	write_seed(dir, "ctrl_req", "nop", &nop,
+		   build_nop(&nop, RBD_OP_NOP, 0));
+	write_seed(dir, "ctrl_req", "nop-io", &nop,
+		   build_nop(&nop, RBD_OP_NOP, QID));
+	write_seed(dir, "ctrl_req", "logout", &lo,
+		   build_logout(&lo, RBD_OP_LOGOUT));
+
+	write_seed(dir, "ctrl_rsp", "login", &lrsp, build_login_rsp(&lrsp));
+	build_login_rsp(&lrsp);
+	memset((uint8_t *)&lrsp + sizeof(lrsp.hdr), 0,
+	       sizeof(lrsp) - sizeof(lrsp.hdr));
+	lrsp.status = le16(RBD_REJ_ACL_DENIED);
+	write_seed(dir, "ctrl_rsp", "login-denied", &lrsp, sizeof(lrsp));
+	write_seed(dir, "ctrl_rsp", "tmf", &trsp,
+		   build_tmf_rsp(&trsp, RBD_TMF_RSP_COMPLETE));
+	write_seed(dir, "ctrl_rsp", "nop", &nop,
+		   build_nop(&nop, RBD_OP_NOP_RSP, 0));
+	write_seed(dir, "ctrl_rsp", "nop-io", &nop,
+		   build_nop(&nop, RBD_OP_NOP_RSP, QID));
+	write_seed(dir, "ctrl_rsp", "logout", &lo,
+		   build_logout(&lo, RBD_OP_LOGOUT_RSP));
+
+	write_seed(dir, "discover", "req", &dreq, build_discover_req(&dreq));
+	write_seed(dir, "ctrl_req", "discover", &dreq, sizeof(dreq));
+	write_seed(dir, "discover", "rsp", &drsp,
+		   build_discover_rsp(&drsp, &dreq));
+	memset((uint8_t *)&drsp + sizeof(drsp.hdr), 0,
+	       sizeof(drsp) - sizeof(drsp.hdr));
+	drsp.status = le16(RBD_REJ_ACL_DENIED);
+	write_seed(dir, "discover", "rsp-denied", &drsp, sizeof(drsp));
+
+	build_cm_req(&cmreq, 0);
+	write_seed(dir, "cm", "req-q0", &cmreq, sizeof(cmreq));
+	build_cm_req(&cmreq, 1);
+	write_seed(dir, "cm", "req-io", &cmreq, sizeof(cmreq));
+	build_cm_rep(&cmrep, &cmreq);
+	write_seed(dir, "cm", "rep", &cmrep, sizeof(cmrep));
+	build_cm_rej(&cmrej, RBD_REJ_VERSION);
+	write_seed(dir, "cm", "rej", &cmrej, sizeof(cmrej));
+}
+
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cmd_ok),
@@ -2125,6 +2268,12 @@ int main(void)
 		cmocka_unit_test(test_hostile_structured),
 	};
 
+	if (argc == 3 && !strcmp(argv[1], "--write-seeds")) {
+		write_cmd_seeds(argv[2]);
+		write_rsp_seeds(argv[2]);
+		write_ctrl_seeds(argv[2]);
+		return 0;
+	}
 	return cmocka_run_group_tests_name("rbd_proto validators", tests,
 					   NULL, NULL);
 }

@@ -18,6 +18,7 @@ scripts/setup.sh
 make -s all
 make -s check-style
 make -s check-unit
+make -s check-fuzz
 make -s check-dkms
 make -s check-guest T="$*"
 echo "test: everything passed in $(( $(date +%s) - start ))s"

@@ -37,8 +37,9 @@
  * "probe: ... refused (STATUS)". A refused probe kills the connection;
  * the initiator reconnects and the command is served on the new one.
  *
- * -M changes, in about one of eight of the first 400 SCSI responses
- * (chosen by SEED), one to three bytes of the header that the initiator
+ * -M changes, in about one of eight of the 400 SCSI responses after the
+ * first 64 (which let the initiator log in and set up its disk; chosen by
+ * SEED), one to three bytes of the header that the initiator
  * must validate: opcode, version, flags, length, immediate data length,
  * command window, sense length, reserved bytes. Never the tag, the status
  * or the residual, which no validator can check, so that the data stays
@@ -143,7 +144,7 @@ static struct {
 	uint64_t trigger_lba;
 	int count;
 	uint64_t mutate_x;	/* -M: xorshift64* state, 0 when off */
-	unsigned int mutate_left;
+	unsigned int mutate_skip, mutate_left;
 	int probe;		/* -X: 0 none, 1 write, 2 read; cleared when done */
 	enum ibv_wc_status wc_status;	/* of the last failed work request */
 	int verbose;
@@ -585,6 +586,10 @@ static void mutate_rsp(struct rbd_rsp *rsp)
 
 	if (!g.mutate_x || !g.mutate_left)
 		return;
+	if (g.mutate_skip) {
+		g.mutate_skip--;
+		return;
+	}
 	g.mutate_left--;
 	if (mutate_rnd(8))
 		return;
@@ -1123,6 +1128,7 @@ int main(int argc, char **argv)
 				return 1;
 			}
 			g.mutate_x = v;
+			g.mutate_skip = 64;
 			g.mutate_left = 400;
 			break;
 		case 'X':

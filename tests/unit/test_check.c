@@ -1167,9 +1167,13 @@ static void test_cm_rep(void **state)
 	assert_int_equal(chk_cm_rep(&rep, sizeof(rep), 1, &req, &out),
 			 RBD_CHECK_BAD_LENGTH);
 	build_cm_rep(&rep, &req);
-	rep.reserved = le32(0x100);
+	rep.flags = le32(0x100);
 	assert_int_equal(chk_cm_rep(&rep, sizeof(rep), 1, &req, &out),
-			 RBD_CHECK_RESERVED);
+			 RBD_CHECK_BAD_FLAGS);
+	build_cm_rep(&rep, &req);
+	rep.flags = le32(RBD_CM_REP_F_AUTH);	/* not queue 0 */
+	assert_int_equal(chk_cm_rep(&rep, sizeof(rep), 1, &req, &out),
+			 RBD_CHECK_BAD_FLAGS);
 	build_cm_rep(&rep, &req);
 	rep.qid = le16(8);
 	assert_int_equal(chk_cm_rep(&rep, sizeof(rep), 1, &req, &out),
@@ -1794,7 +1798,7 @@ static void test_discover(void **state)
 static void test_dispatch(void **state)
 {
 	static const uint8_t bad_req[] = {
-		0x00, 0x07, 0x7f, 0x80, RBD_OP_SCSI_RSP, RBD_OP_LOGIN_RSP,
+		0x00, 0x09, 0x7f, 0x80, RBD_OP_SCSI_RSP, RBD_OP_LOGIN_RSP,
 		RBD_OP_DISCOVER_RSP, 0xff,
 	};
 	/* The kernel initiator never sends DISCOVER: no DISCOVER_RSP either. */
@@ -2087,6 +2091,281 @@ static void test_hostile_structured(void **state)
 		      refused);
 }
 
+static size_t build_auth_begin(struct rbd_auth_begin *r, uint8_t flags)
+{
+	memset(r, 0, sizeof(*r));
+	r->hdr.opcode = RBD_OP_AUTH_BEGIN;
+	r->hdr.version = RBD_PROTO_VERSION;
+	r->hdr.length = le32(sizeof(*r));
+	r->hdr.tag = le64(CTRL_TAG);
+	r->hash = RBD_AUTH_HMAC_SHA256;
+	r->flags = flags;
+	memset(r->challenge, 0xa5, sizeof(r->challenge));
+	strcpy(r->initiator_name, "iqn.2026-12.org.example:host1");
+	strcpy(r->target_name, "iqn.2026-12.org.example:disk1");
+	return sizeof(*r);
+}
+
+static size_t build_auth_begin_rsp(struct rbd_auth_begin_rsp *r,
+				   const struct rbd_auth_begin *req)
+{
+	memset(r, 0, sizeof(*r));
+	r->hdr.opcode = RBD_OP_AUTH_BEGIN_RSP;
+	r->hdr.version = RBD_PROTO_VERSION;
+	r->hdr.length = le32(sizeof(*r));
+	r->hdr.tag = req->hdr.tag;
+	r->hash = req->hash;
+	memset(r->challenge, 0x3c, sizeof(r->challenge));
+	return sizeof(*r);
+}
+
+static size_t build_auth_proof(struct rbd_auth_proof *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->hdr.opcode = RBD_OP_AUTH_PROOF;
+	r->hdr.version = RBD_PROTO_VERSION;
+	r->hdr.length = le32(sizeof(*r));
+	r->hdr.tag = le64(rbd_tag(0, 10, 1));
+	memset(r->proof, 0x11, sizeof(r->proof));
+	strcpy(r->user, "host1");
+	return sizeof(*r);
+}
+
+static size_t build_auth_proof_rsp(struct rbd_auth_proof_rsp *r,
+				   const struct rbd_auth_proof *req,
+				   uint8_t flags)
+{
+	memset(r, 0, sizeof(*r));
+	r->hdr.opcode = RBD_OP_AUTH_PROOF_RSP;
+	r->hdr.version = RBD_PROTO_VERSION;
+	r->hdr.length = le32(sizeof(*r));
+	r->hdr.tag = req->hdr.tag;
+	r->flags = flags;
+	if (flags & RBD_AUTH_F_MUTUAL) {
+		memset(r->proof, 0x22, sizeof(r->proof));
+		strcpy(r->user, "disk1-target");
+	}
+	return sizeof(*r);
+}
+
+static void test_auth_requests(void **state)
+{
+	struct rbd_auth_begin b;
+	struct rbd_auth_proof p;
+	size_t len;
+
+	(void)state;
+	len = build_auth_begin(&b, RBD_AUTH_F_MUTUAL);
+	assert_int_equal(chk_req(&b, len, &lim_q0), RBD_CHECK_OK);
+	assert_int_equal(chk_req(&b, len, &lim_io), RBD_CHECK_BAD_OPCODE);
+	assert_int_equal(chk_req(&b, len - 1, &lim_q0), RBD_CHECK_SHORT);
+	/* Discovery: no target name. */
+	memset(b.target_name, 0, sizeof(b.target_name));
+	assert_int_equal(chk_req(&b, len, &lim_q0), RBD_CHECK_OK);
+	build_auth_begin(&b, 0);
+	b.target_name[sizeof(b.target_name) - 1] = 'x';
+	assert_int_equal(chk_req(&b, len, &lim_q0), RBD_CHECK_BAD_NAME);
+	build_auth_begin(&b, 0);
+	b.initiator_name[0] = 0;
+	assert_int_equal(chk_req(&b, len, &lim_q0), RBD_CHECK_BAD_NAME);
+	build_auth_begin(&b, 2);
+	assert_int_equal(chk_req(&b, len, &lim_q0), RBD_CHECK_BAD_FLAGS);
+	build_auth_begin(&b, 0);
+	b.hash = 2;
+	assert_int_equal(chk_req(&b, len, &lim_q0), RBD_CHECK_BAD_FIELD);
+	build_auth_begin(&b, 0);
+	memset(b.challenge, 0, sizeof(b.challenge));
+	assert_int_equal(chk_req(&b, len, &lim_q0), RBD_CHECK_BAD_FIELD);
+	build_auth_begin(&b, 0);
+	b.reserved[5] = 1;
+	assert_int_equal(chk_req(&b, len, &lim_q0), RBD_CHECK_RESERVED);
+	build_auth_begin(&b, 0);
+	b.reserved2[7] = 1;
+	assert_int_equal(chk_req(&b, len, &lim_q0), RBD_CHECK_RESERVED);
+
+	len = build_auth_proof(&p);
+	assert_int_equal(chk_req(&p, len, &lim_q0), RBD_CHECK_OK);
+	assert_int_equal(chk_req(&p, len, &lim_io), RBD_CHECK_BAD_OPCODE);
+	p.user[0] = 0;
+	assert_int_equal(chk_req(&p, len, &lim_q0), RBD_CHECK_BAD_NAME);
+	build_auth_proof(&p);
+	p.user[10] = 'x';	/* a character after the NUL */
+	assert_int_equal(chk_req(&p, len, &lim_q0), RBD_CHECK_BAD_NAME);
+	build_auth_proof(&p);
+	memset(p.user, 'u', sizeof(p.user));
+	assert_int_equal(chk_req(&p, len, &lim_q0), RBD_CHECK_BAD_NAME);
+	p.user[RBD_AUTH_USER_LEN - 1] = 0;	/* 255 characters */
+	assert_int_equal(chk_req(&p, len, &lim_q0), RBD_CHECK_OK);
+	p.user[3] = ' ';
+	assert_int_equal(chk_req(&p, len, &lim_q0), RBD_CHECK_BAD_NAME);
+	build_auth_proof(&p);
+	p.reserved[0] = 1;
+	assert_int_equal(chk_req(&p, len, &lim_q0), RBD_CHECK_RESERVED);
+}
+
+static enum rbd_check chk_begin_rsp(const void *b, size_t len,
+				    const struct rbd_auth_begin *req)
+{
+	void *p = dup_exact(b, len, 0);
+	enum rbd_check r = rbd_check_auth_begin_rsp(p, len, req);
+
+	free(p);
+	return r;
+}
+
+static enum rbd_check chk_proof_rsp(const void *b, size_t len,
+				    const struct rbd_auth_begin *begin,
+				    const struct rbd_auth_proof *proof)
+{
+	void *p = dup_exact(b, len, 0);
+	enum rbd_check r = rbd_check_auth_proof_rsp(p, len, begin, proof);
+
+	free(p);
+	return r;
+}
+
+static void test_auth_begin_rsp(void **state)
+{
+	struct rbd_auth_begin b;
+	struct rbd_auth_begin_rsp r;
+	size_t len;
+
+	(void)state;
+	build_auth_begin(&b, 0);
+	len = build_auth_begin_rsp(&r, &b);
+	assert_int_equal(chk_begin_rsp(&r, len, &b), RBD_CHECK_OK);
+	assert_int_equal(chk_resp(&r, len, &lim_q0, NULL), RBD_CHECK_OK);
+	assert_int_equal(chk_resp(&r, len, &lim_io, NULL),
+			 RBD_CHECK_BAD_OPCODE);
+	r.hdr.tag = le64(rbd_tag(0, 8, 1));
+	assert_int_equal(chk_begin_rsp(&r, len, &b), RBD_CHECK_BAD_TAG);
+	/* A reflected challenge: the target must bring its own. */
+	build_auth_begin_rsp(&r, &b);
+	memcpy(r.challenge, b.challenge, sizeof(r.challenge));
+	assert_int_equal(chk_begin_rsp(&r, len, &b), RBD_CHECK_BAD_FIELD);
+	assert_int_equal(chk_begin_rsp(&r, len, NULL), RBD_CHECK_OK);
+	build_auth_begin_rsp(&r, &b);
+	memset(r.challenge, 0, sizeof(r.challenge));
+	assert_int_equal(chk_begin_rsp(&r, len, &b), RBD_CHECK_BAD_FIELD);
+	build_auth_begin_rsp(&r, &b);
+	r.hash = 3;
+	assert_int_equal(chk_begin_rsp(&r, len, &b), RBD_CHECK_BAD_FIELD);
+	build_auth_begin_rsp(&r, &b);
+	r.reserved[4] = 1;
+	assert_int_equal(chk_begin_rsp(&r, len, &b), RBD_CHECK_RESERVED);
+	/* A refusal carries nothing else. */
+	build_auth_begin_rsp(&r, &b);
+	r.status = le16(RBD_REJ_UNKNOWN_TARGET);
+	assert_int_equal(chk_begin_rsp(&r, len, &b), RBD_CHECK_BAD_FIELD);
+	r.hash = 0;
+	memset(r.challenge, 0, sizeof(r.challenge));
+	assert_int_equal(chk_begin_rsp(&r, len, &b), RBD_CHECK_OK);
+	r.status = le16(RBD_REJ_NR);
+	assert_int_equal(chk_begin_rsp(&r, len, &b), RBD_CHECK_BAD_FIELD);
+}
+
+static void test_auth_proof_rsp(void **state)
+{
+	struct rbd_auth_begin b, bm;
+	struct rbd_auth_proof p;
+	struct rbd_auth_proof_rsp r;
+	size_t len;
+
+	(void)state;
+	build_auth_begin(&b, 0);
+	build_auth_begin(&bm, RBD_AUTH_F_MUTUAL);
+	build_auth_proof(&p);
+	len = build_auth_proof_rsp(&r, &p, 0);
+	assert_int_equal(chk_proof_rsp(&r, len, &b, &p), RBD_CHECK_OK);
+	assert_int_equal(chk_resp(&r, len, &lim_q0, NULL), RBD_CHECK_OK);
+	/* Mutual asked for, not given; and given, not asked for. */
+	assert_int_equal(chk_proof_rsp(&r, len, &bm, &p), RBD_CHECK_BAD_FLAGS);
+	build_auth_proof_rsp(&r, &p, RBD_AUTH_F_MUTUAL);
+	assert_int_equal(chk_proof_rsp(&r, len, &bm, &p), RBD_CHECK_OK);
+	assert_int_equal(chk_proof_rsp(&r, len, &b, &p), RBD_CHECK_BAD_FLAGS);
+	r.user[0] = 0;
+	assert_int_equal(chk_proof_rsp(&r, len, &bm, &p), RBD_CHECK_BAD_NAME);
+	build_auth_proof_rsp(&r, &p, 0);
+	r.proof[0] = 1;
+	assert_int_equal(chk_proof_rsp(&r, len, &b, &p), RBD_CHECK_BAD_FIELD);
+	build_auth_proof_rsp(&r, &p, 0);
+	r.flags = 4;
+	assert_int_equal(chk_proof_rsp(&r, len, &b, &p), RBD_CHECK_BAD_FLAGS);
+	build_auth_proof_rsp(&r, &p, 0);
+	r.hdr.tag = le64(CTRL_TAG);
+	assert_int_equal(chk_proof_rsp(&r, len, &b, &p), RBD_CHECK_BAD_TAG);
+	/* A failure: no flags, proof or user. */
+	build_auth_proof_rsp(&r, &p, RBD_AUTH_F_MUTUAL);
+	r.status = le16(RBD_REJ_AUTH_FAILED);
+	assert_int_equal(chk_proof_rsp(&r, len, &bm, &p), RBD_CHECK_BAD_FIELD);
+	build_auth_proof_rsp(&r, &p, 0);
+	r.status = le16(RBD_REJ_AUTH_FAILED);
+	assert_int_equal(chk_proof_rsp(&r, len, &bm, &p), RBD_CHECK_OK);
+}
+
+static void test_auth_cm_and_login(void **state)
+{
+	struct rbd_cm_req req;
+	struct rbd_cm_rep rep, out;
+	struct rbd_login_req lreq;
+	struct rbd_login_rsp lrsp;
+
+	(void)state;
+	build_cm_req(&req, 0);
+	req.features = le64(RBD_FEAT_AUTH);
+	build_cm_rep(&rep, &req);
+	rep.flags = le32(RBD_CM_REP_F_AUTH);
+	assert_int_equal(chk_cm_rep(&rep, sizeof(rep), 0, &req, &out),
+			 RBD_CHECK_OK);
+	req.features = 0;
+	assert_int_equal(chk_cm_rep(&rep, sizeof(rep), 0, &req, &out),
+			 RBD_CHECK_BAD_FLAGS);
+
+	/* The authentication reasons only for an initiator that can. */
+	build_login_req(&lreq);
+	build_login_rsp(&lrsp);
+	memset((uint8_t *)&lrsp + sizeof(lrsp.hdr), 0,
+	       sizeof(lrsp) - sizeof(lrsp.hdr));
+	lrsp.status = le16(RBD_REJ_AUTH_REQUIRED);
+	lreq.features = le64(RBD_FEAT_ALL);
+	assert_int_equal(chk_login_rsp(&lrsp, sizeof(lrsp), &lreq),
+			 RBD_CHECK_OK);
+	lreq.features = le64(RBD_FEAT_ALL & ~RBD_FEAT_AUTH);
+	assert_int_equal(chk_login_rsp(&lrsp, sizeof(lrsp), &lreq),
+			 RBD_CHECK_BAD_FIELD);
+	lrsp.status = le16(RBD_REJ_ACL_DENIED);
+	assert_int_equal(chk_login_rsp(&lrsp, sizeof(lrsp), &lreq),
+			 RBD_CHECK_OK);
+}
+
+static void test_auth_msg(void **state)
+{
+	struct rbd_auth_begin b;
+	struct rbd_auth_msg mi, mt;
+	uint8_t ct[RBD_AUTH_CHALLENGE_LEN];
+	char user[RBD_AUTH_USER_LEN] = "host1";
+
+	(void)state;
+	build_auth_begin(&b, 0);
+	memset(ct, 0x3c, sizeof(ct));
+	rbd_auth_msg_init(&mi, 0, &b, ct, user);
+	rbd_auth_msg_init(&mt, 1, &b, ct, user);
+	assert_string_equal(mi.label, RBD_AUTH_LABEL_INITIATOR);
+	assert_string_equal(mt.label, RBD_AUTH_LABEL_TARGET);
+	assert_int_equal(sizeof(RBD_AUTH_LABEL_INITIATOR) <= 16, 1);
+	assert_int_equal(sizeof(RBD_AUTH_LABEL_TARGET) <= 16, 1);
+	/* The two sides' messages differ in the label only. */
+	assert_memory_not_equal(&mi, &mt, sizeof(mi.label));
+	assert_memory_equal((char *)&mi + 16, (char *)&mt + 16,
+			    sizeof(mi) - 16);
+	assert_memory_equal(mi.challenge_ini, b.challenge, sizeof(ct));
+	assert_memory_equal(mi.challenge_tgt, ct, sizeof(ct));
+	assert_memory_equal(mi.user, user, sizeof(user));
+	assert_memory_equal(mi.initiator_name, b.initiator_name,
+			    RBD_NAME_LEN);
+	assert_memory_equal(mi.target_name, b.target_name, RBD_NAME_LEN);
+}
+
 /*
  * Seeds for the libFuzzer harnesses (tests/fuzz/): the builders' valid
  * capsules, one file each, in @dir/<harness>/.
@@ -2182,6 +2461,10 @@ static void write_ctrl_seeds(const char *dir)
 	struct rbd_cm_req cmreq;
 	struct rbd_cm_rep cmrep;
 	struct rbd_cm_rej cmrej;
+	struct rbd_auth_begin abeg;
+	struct rbd_auth_begin_rsp abrsp;
+	struct rbd_auth_proof aproof;
+	struct rbd_auth_proof_rsp aprsp;
 
 	write_seed(dir, "ctrl_req", "login", &lreq, build_login_req(&lreq));
 	write_seed(dir, "ctrl_req", "tmf-abort", &treq,
@@ -2218,6 +2501,15 @@ static void write_ctrl_seeds(const char *dir)
 	       sizeof(drsp) - sizeof(drsp.hdr));
 	drsp.status = le16(RBD_REJ_ACL_DENIED);
 	write_seed(dir, "discover", "rsp-denied", &drsp, sizeof(drsp));
+
+	write_seed(dir, "ctrl_req", "auth-begin", &abeg,
+		   build_auth_begin(&abeg, RBD_AUTH_F_MUTUAL));
+	write_seed(dir, "ctrl_req", "auth-proof", &aproof,
+		   build_auth_proof(&aproof));
+	write_seed(dir, "ctrl_rsp", "auth-begin", &abrsp,
+		   build_auth_begin_rsp(&abrsp, &abeg));
+	write_seed(dir, "ctrl_rsp", "auth-proof", &aprsp,
+		   build_auth_proof_rsp(&aprsp, &aproof, RBD_AUTH_F_MUTUAL));
 
 	build_cm_req(&cmreq, 0);
 	write_seed(dir, "cm", "req-q0", &cmreq, sizeof(cmreq));
@@ -2261,6 +2553,11 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_tmf),
 		cmocka_unit_test(test_nop_logout),
 		cmocka_unit_test(test_discover),
+		cmocka_unit_test(test_auth_requests),
+		cmocka_unit_test(test_auth_begin_rsp),
+		cmocka_unit_test(test_auth_proof_rsp),
+		cmocka_unit_test(test_auth_cm_and_login),
+		cmocka_unit_test(test_auth_msg),
 		cmocka_unit_test(test_dispatch),
 		cmocka_unit_test(test_hostile_truncation),
 		cmocka_unit_test(test_hostile_mutation),

@@ -104,7 +104,7 @@ static void test_offsets_cm(void **state)
 	assert_off(rbd_cm_rep, length, 6);
 	assert_off(rbd_cm_rep, qid, 8);
 	assert_off(rbd_cm_rep, queue_depth, 10);
-	assert_off(rbd_cm_rep, reserved, 12);
+	assert_off(rbd_cm_rep, flags, 12);
 
 	assert_off(rbd_cm_rej, magic, 0);
 	assert_off(rbd_cm_rej, version, 4);
@@ -215,6 +215,26 @@ static void test_offsets_ctrl(void **state)
 	assert_off(rbd_discover_rsp, nr_entries, 28);
 	assert_off(rbd_discover_rsp, target_name, 32);
 	assert_off(rbd_discover_rsp, luns, 256);
+	assert_off(rbd_auth_begin, hash, 16);
+	assert_off(rbd_auth_begin, flags, 17);
+	assert_off(rbd_auth_begin, challenge, 24);
+	assert_off(rbd_auth_begin, initiator_name, 56);
+	assert_off(rbd_auth_begin, target_name, 280);
+	assert_off(rbd_auth_begin, reserved2, 504);
+	assert_off(rbd_auth_begin_rsp, status, 16);
+	assert_off(rbd_auth_begin_rsp, hash, 18);
+	assert_off(rbd_auth_begin_rsp, challenge, 24);
+	assert_off(rbd_auth_proof, proof, 24);
+	assert_off(rbd_auth_proof, user, 56);
+	assert_off(rbd_auth_proof_rsp, status, 16);
+	assert_off(rbd_auth_proof_rsp, flags, 18);
+	assert_off(rbd_auth_proof_rsp, proof, 24);
+	assert_off(rbd_auth_proof_rsp, user, 56);
+	assert_off(rbd_auth_msg, challenge_ini, 16);
+	assert_off(rbd_auth_msg, challenge_tgt, 48);
+	assert_off(rbd_auth_msg, user, 80);
+	assert_off(rbd_auth_msg, initiator_name, 336);
+	assert_off(rbd_auth_msg, target_name, 560);
 }
 
 static void test_constants(void **state)
@@ -272,9 +292,13 @@ static void test_feature_bits(void **state)
 	assert_int_equal(RBD_FEAT_RSP_BATCH &
 			 (RBD_FEAT_REMOTE_INV | RBD_FEAT_CREDIT_WINDOW |
 			  RBD_FEAT_BARE_READ), 0);
+	assert_int_equal(RBD_FEAT_AUTH &
+			 (RBD_FEAT_REMOTE_INV | RBD_FEAT_CREDIT_WINDOW |
+			  RBD_FEAT_BARE_READ | RBD_FEAT_RSP_BATCH), 0);
 	assert_int_equal(RBD_FEAT_ALL,
 			 RBD_FEAT_REMOTE_INV | RBD_FEAT_CREDIT_WINDOW |
-			 RBD_FEAT_BARE_READ | RBD_FEAT_RSP_BATCH);
+			 RBD_FEAT_BARE_READ | RBD_FEAT_RSP_BATCH |
+			 RBD_FEAT_AUTH);
 	assert_int_equal(RBD_CMD_F_ALL & ~0xffffU, 0);
 	assert_int_equal(RBD_RSP_F_ALL & ~0xffffU, 0);
 	assert_int_equal(RBD_RSP_F_UNDERFLOW & RBD_RSP_F_OVERFLOW, 0);

@@ -13,12 +13,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <cmocka.h>
 #include <json-c/json.h>
 
 #include <rbd/rbd_proto.h>
 #include <rbd/rbd_proto_check.h>
 
+#include "auth.h"
 #include "output.h"
 #include "rbdadm.h"
 
@@ -719,6 +721,132 @@ static void test_disc_next(void **state)
 	disc_result_free(&res);
 }
 
+static void hex_to(uint8_t *out, const char *hex, size_t n)
+{
+	size_t i;
+	unsigned int v;
+
+	for (i = 0; i < n; i++) {
+		assert_int_equal(sscanf(hex + 2 * i, "%2x", &v), 1);
+		out[i] = (uint8_t)v;
+	}
+}
+
+static void cred_set(struct auth_cred *c, const char *user,
+		     const char *secret)
+{
+	memset(c, 0, sizeof(*c));
+	strcpy(c->user, user);
+	c->secret_len = strlen(secret);
+	memcpy(c->secret, secret, c->secret_len);
+}
+
+/*
+ * Known answers, computed independently (Python's hmac module over the
+ * 784-byte message of Documentation/protocol.rst); tests/modules checks
+ * the kernel's proofs against the same values.
+ */
+static void test_auth_known_answers(void **state)
+{
+	struct rbd_auth_begin b;
+	struct rbd_auth_begin_rsp r;
+	struct rbd_auth_proof p;
+	struct rbd_auth_proof_rsp pr;
+	struct auth_cred ini, tgt;
+	uint8_t want[RBD_AUTH_PROOF_LEN], got[RBD_AUTH_PROOF_LEN];
+
+	(void)state;
+	assert_int_equal(auth_begin_init(&b, rbd_tag(0, 1, 1), true,
+					 "iqn.2026-12.org.example:host1",
+					 "iqn.2026-12.org.example:disk1"), 0);
+	assert_int_equal(rbd_check_auth_begin(&b, sizeof(b)), RBD_CHECK_OK);
+	memset(b.challenge, 0xa5, sizeof(b.challenge));
+	memset(&r, 0, sizeof(r));
+	r.hash = RBD_AUTH_HMAC_SHA256;
+	memset(r.challenge, 0x3c, sizeof(r.challenge));
+	cred_set(&ini, "host1", "host1-secret-0123");
+	cred_set(&tgt, "disk1-target", "target-secret-4567");
+
+	hex_to(want, "cc29bd655987d6a3368d49d0f89f6c27"
+		     "6d4ed548fb50c4df1b46d9467eb2991d", sizeof(want));
+	assert_int_equal(auth_proof_init(&p, rbd_tag(0, 2, 1), &b, &r, &ini),
+			 0);
+	assert_memory_equal(p.proof, want, sizeof(want));
+	assert_string_equal(p.user, "host1");
+	assert_int_equal(rbd_check_auth_proof(&p, sizeof(p)), RBD_CHECK_OK);
+
+	hex_to(want, "9338ab1277f3b545b1c935f1b16d7841"
+		     "b6a7026a86eb1f368922a955d374d510", sizeof(want));
+	assert_int_equal(auth_compute(got, 1, &b, r.challenge, &tgt), 0);
+	assert_memory_equal(got, want, sizeof(want));
+
+	/* The target's proof is accepted, a changed bit or user is not. */
+	memset(&pr, 0, sizeof(pr));
+	pr.flags = RBD_AUTH_F_MUTUAL;
+	memcpy(pr.proof, want, sizeof(want));
+	memcpy(pr.user, tgt.user, sizeof(pr.user));
+	assert_int_equal(auth_check_target(&b, &r, &pr, &tgt), 0);
+	pr.proof[31] ^= 1;
+	assert_int_equal(auth_check_target(&b, &r, &pr, &tgt), -1);
+	pr.proof[31] ^= 1;
+	pr.user[0] = 'D';
+	assert_int_equal(auth_check_target(&b, &r, &pr, &tgt), -1);
+	pr.user[0] = 'd';
+	/* The initiator's own proof reflected back is not the target's. */
+	memcpy(pr.proof, p.proof, sizeof(pr.proof));
+	memcpy(pr.user, ini.user, sizeof(pr.user));
+	assert_int_equal(auth_check_target(&b, &r, &pr, &ini), -1);
+	auth_cred_clear(&ini);
+	assert_int_equal(ini.secret_len, 0);
+}
+
+static void secret_file(const char *path, const char *text, mode_t mode)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	assert_int_equal(chmod(path, mode), 0);
+}
+
+static void test_auth_secret_files(void **state)
+{
+	char path[] = "/tmp/rbd-secret-XXXXXX", err[256];
+	struct auth_cred c;
+	int fd;
+
+	(void)state;
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	secret_file(path, "correct horse battery\n", 0600);
+	assert_int_equal(auth_load_cred(&c, "host1", path, err, sizeof(err)),
+			 0);
+	assert_int_equal(c.secret_len, strlen("correct horse battery"));
+	assert_memory_equal(c.secret, "correct horse battery", c.secret_len);
+
+	secret_file(path, "correct horse battery\n", 0640);
+	assert_int_equal(auth_load_cred(&c, "host1", path, err, sizeof(err)),
+			 -1);
+	assert_non_null(strstr(err, "chmod 600"));
+	assert_int_equal(c.secret_len, 0);
+
+	secret_file(path, "short\n", 0600);
+	assert_int_equal(auth_load_cred(&c, "host1", path, err, sizeof(err)),
+			 -1);
+	assert_non_null(strstr(err, "has 5 bytes; 12 to 255"));
+
+	secret_file(path, "correct horse battery", 0600);
+	assert_int_equal(auth_load_cred(&c, "two words", path, err,
+					sizeof(err)), -1);
+	assert_non_null(strstr(err, "user name"));
+	unlink(path);
+	assert_int_equal(auth_load_cred(&c, "host1", path, err, sizeof(err)),
+			 -1);
+	assert_non_null(strstr(err, "cannot open secret file"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -735,6 +863,8 @@ int main(void)
 		cmocka_unit_test(test_latency_print),
 		cmocka_unit_test(test_common_opts),
 		cmocka_unit_test(test_disc_next),
+		cmocka_unit_test(test_auth_known_answers),
+		cmocka_unit_test(test_auth_secret_files),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -77,11 +77,20 @@
  * then carries no invalidation either.
  */
 #define RBD_FEAT_RSP_BATCH		(1ULL << 3)
+/*
+ * The initiator can authenticate: queue 0 may carry AUTH_BEGIN and
+ * AUTH_PROOF before LOGIN or DISCOVER, and the target may answer LOGIN and
+ * DISCOVER with %RBD_REJ_AUTH_REQUIRED or %RBD_REJ_AUTH_FAILED. Offered in
+ * queue 0's connect request; a target that implements authentication
+ * answers such a request with %RBD_CM_REP_F_AUTH.
+ */
+#define RBD_FEAT_AUTH			(1ULL << 4)
 /* All feature bits defined by this version of the header. */
 #define RBD_FEAT_ALL			(RBD_FEAT_REMOTE_INV | \
 					 RBD_FEAT_CREDIT_WINDOW | \
 					 RBD_FEAT_BARE_READ | \
-					 RBD_FEAT_RSP_BATCH)
+					 RBD_FEAT_RSP_BATCH | \
+					 RBD_FEAT_AUTH)
 
 /*
  * Negotiated limits: protocol minimum, default and maximum of every value
@@ -151,6 +160,8 @@
  * @RBD_OP_SCSI_CMD: SCSI command, I/O queues only.
  * @RBD_OP_TMF: task management request, queue 0 only.
  * @RBD_OP_DISCOVER: discovery request, queue 0 only, before LOGIN.
+ * @RBD_OP_AUTH_BEGIN: authentication start, queue 0, first capsule.
+ * @RBD_OP_AUTH_PROOF: the initiator's proof, right after AUTH_BEGIN.
  * @RBD_OP_RSP_BIT: set in the opcode of every target-to-initiator capsule.
  * @RBD_OP_LOGIN_RSP: answer to @RBD_OP_LOGIN.
  * @RBD_OP_LOGOUT_RSP: answer to @RBD_OP_LOGOUT.
@@ -158,6 +169,10 @@
  * @RBD_OP_SCSI_RSP: answer to @RBD_OP_SCSI_CMD.
  * @RBD_OP_TMF_RSP: answer to @RBD_OP_TMF.
  * @RBD_OP_DISCOVER_RSP: answer to @RBD_OP_DISCOVER.
+ * @RBD_OP_AUTH_BEGIN_RSP: answer to @RBD_OP_AUTH_BEGIN: the target's
+ *	challenge.
+ * @RBD_OP_AUTH_PROOF_RSP: answer to @RBD_OP_AUTH_PROOF: the outcome and,
+ *	for mutual authentication, the target's proof.
  */
 enum rbd_opcode {
 	RBD_OP_LOGIN		= 0x01,
@@ -166,6 +181,8 @@ enum rbd_opcode {
 	RBD_OP_SCSI_CMD		= 0x04,
 	RBD_OP_TMF		= 0x05,
 	RBD_OP_DISCOVER		= 0x06,
+	RBD_OP_AUTH_BEGIN	= 0x07,
+	RBD_OP_AUTH_PROOF	= 0x08,
 
 	RBD_OP_RSP_BIT		= 0x80,
 	RBD_OP_LOGIN_RSP	= 0x81,
@@ -174,6 +191,8 @@ enum rbd_opcode {
 	RBD_OP_SCSI_RSP		= 0x84,
 	RBD_OP_TMF_RSP		= 0x85,
 	RBD_OP_DISCOVER_RSP	= 0x86,
+	RBD_OP_AUTH_BEGIN_RSP	= 0x87,
+	RBD_OP_AUTH_PROOF_RSP	= 0x88,
 };
 
 /**
@@ -191,6 +210,10 @@ enum rbd_opcode {
  *	exist or belongs to another initiator address.
  * @RBD_REJ_INVALID_QID: queue id out of range or already connected.
  * @RBD_REJ_SHUTTING_DOWN: the session or target is being torn down.
+ * @RBD_REJ_AUTH_REQUIRED: the target requires authentication and this
+ *	connection has not authenticated (only with %RBD_FEAT_AUTH offered).
+ * @RBD_REJ_AUTH_FAILED: wrong user name or proof, or the target cannot
+ *	prove itself as asked (only with %RBD_FEAT_AUTH offered).
  * @RBD_REJ_NR: number of defined reasons; not a reason itself.
  */
 enum rbd_reject_reason {
@@ -206,6 +229,8 @@ enum rbd_reject_reason {
 	RBD_REJ_UNKNOWN_SESSION	= 9,
 	RBD_REJ_INVALID_QID	= 10,
 	RBD_REJ_SHUTTING_DOWN	= 11,
+	RBD_REJ_AUTH_REQUIRED	= 12,
+	RBD_REJ_AUTH_FAILED	= 13,
 	RBD_REJ_NR,
 };
 
@@ -337,7 +362,7 @@ RBD_STATIC_ASSERT(cm_req_in_pdata,
  * @length: sizeof(struct rbd_cm_rep).
  * @qid: queue id copied from the request.
  * @queue_depth: command slots of this queue, equal to the request.
- * @reserved: must be zero.
+ * @flags: &enum rbd_cm_rep_flags; undefined bits must be zero.
  */
 struct rbd_cm_rep {
 	__le32	magic;
@@ -345,7 +370,16 @@ struct rbd_cm_rep {
 	__le16	length;
 	__le16	qid;
 	__le16	queue_depth;
-	__le32	reserved;
+	__le32	flags;
+};
+
+/**
+ * enum rbd_cm_rep_flags - flags of &rbd_cm_rep.flags
+ * @RBD_CM_REP_F_AUTH: the target implements authentication. Set only on
+ *	queue 0 and only when the request offered %RBD_FEAT_AUTH.
+ */
+enum rbd_cm_rep_flags {
+	RBD_CM_REP_F_AUTH	= 1 << 0,
 };
 
 RBD_STATIC_ASSERT(cm_rep_size, sizeof(struct rbd_cm_rep) == 16);
@@ -680,6 +714,185 @@ RBD_STATIC_ASSERT(discover_rsp_size, sizeof(struct rbd_discover_rsp) == 512);
 RBD_STATIC_ASSERT(discover_rsp_in_ctrl_capsule,
 		  sizeof(struct rbd_discover_rsp) <= RBD_CTRL_CAPSULE_MAX);
 
+/* Authentication (%RBD_FEAT_AUTH): random challenge bytes of each side. */
+#define RBD_AUTH_CHALLENGE_LEN		32
+/* Length of a proof: an HMAC-SHA-256 value. */
+#define RBD_AUTH_PROOF_LEN		32
+/* User name field: 1..255 printable ASCII characters, NUL padded. */
+#define RBD_AUTH_USER_LEN		256
+/* Secrets (HMAC keys) are 12..255 bytes; both sides refuse others. */
+#define RBD_AUTH_SECRET_MIN		12
+#define RBD_AUTH_SECRET_MAX		255
+
+/**
+ * enum rbd_auth_hash - MAC of &rbd_auth_begin.hash
+ * @RBD_AUTH_HMAC_SHA256: HMAC-SHA-256 (RFC 2104, FIPS 180-4).
+ */
+enum rbd_auth_hash {
+	RBD_AUTH_HMAC_SHA256	= 1,
+};
+
+/**
+ * enum rbd_auth_flags - flags of &rbd_auth_begin.flags and
+ *	&rbd_auth_proof_rsp.flags
+ * @RBD_AUTH_F_MUTUAL: in AUTH_BEGIN, the initiator asks the target to prove
+ *	itself; in AUTH_PROOF_RSP, the response carries the target's proof.
+ */
+enum rbd_auth_flags {
+	RBD_AUTH_F_MUTUAL	= 1 << 0,
+};
+
+/**
+ * struct rbd_auth_begin - AUTH_BEGIN request, queue 0, before anything but
+ *	NOPs, at most once per connection
+ * @hdr: common header, opcode %RBD_OP_AUTH_BEGIN, length 512.
+ * @hash: &enum rbd_auth_hash.
+ * @flags: &enum rbd_auth_flags.
+ * @reserved: must be zero.
+ * @challenge: the initiator's challenge, random.
+ * @initiator_name: the name to authenticate, as in &rbd_login_req.
+ * @target_name: the target the connection will log in to, as in
+ *	&rbd_login_req; all zero to authenticate for discovery.
+ * @reserved2: must be zero.
+ */
+struct rbd_auth_begin {
+	struct rbd_hdr	hdr;
+	__u8	hash;
+	__u8	flags;
+	__u8	reserved[6];
+	__u8	challenge[RBD_AUTH_CHALLENGE_LEN];
+	char	initiator_name[RBD_NAME_LEN];
+	char	target_name[RBD_NAME_LEN];
+	__u8	reserved2[8];
+};
+
+RBD_STATIC_ASSERT(auth_begin_size, sizeof(struct rbd_auth_begin) == 512);
+RBD_STATIC_ASSERT(auth_begin_in_ctrl_capsule,
+		  sizeof(struct rbd_auth_begin) <= RBD_CTRL_CAPSULE_MAX);
+
+/**
+ * struct rbd_auth_begin_rsp - AUTH_BEGIN response: the target's challenge
+ * @hdr: common header, opcode %RBD_OP_AUTH_BEGIN_RSP, length 56, the tag
+ *	of the request.
+ * @status: %RBD_REJ_NONE, or why no authentication can take place
+ *	(%RBD_REJ_UNKNOWN_TARGET, %RBD_REJ_TPG_DISABLED, ...); all other
+ *	fields after @hdr are then zero and the target disconnects.
+ * @hash: the request's hash.
+ * @reserved: must be zero.
+ * @challenge: the target's challenge, random, not all zero and not the
+ *	initiator's.
+ */
+struct rbd_auth_begin_rsp {
+	struct rbd_hdr	hdr;
+	__le16	status;
+	__u8	hash;
+	__u8	reserved[5];
+	__u8	challenge[RBD_AUTH_CHALLENGE_LEN];
+};
+
+RBD_STATIC_ASSERT(auth_begin_rsp_size,
+		  sizeof(struct rbd_auth_begin_rsp) == 56);
+
+/**
+ * struct rbd_auth_proof - AUTH_PROOF request: the initiator's proof
+ * @hdr: common header, opcode %RBD_OP_AUTH_PROOF, length 312.
+ * @reserved: must be zero.
+ * @proof: rbd_auth_msg_init() with @target_side 0, under the secret of
+ *	@user.
+ * @user: the initiator's user name (LIO's auth/userid).
+ */
+struct rbd_auth_proof {
+	struct rbd_hdr	hdr;
+	__u8	reserved[8];
+	__u8	proof[RBD_AUTH_PROOF_LEN];
+	char	user[RBD_AUTH_USER_LEN];
+};
+
+RBD_STATIC_ASSERT(auth_proof_size, sizeof(struct rbd_auth_proof) == 312);
+
+/**
+ * struct rbd_auth_proof_rsp - AUTH_PROOF response
+ * @hdr: common header, opcode %RBD_OP_AUTH_PROOF_RSP, length 312, the tag
+ *	of the request.
+ * @status: %RBD_REJ_NONE when the initiator is authenticated, otherwise
+ *	%RBD_REJ_AUTH_FAILED (or another reason) with all other fields after
+ *	@hdr zero; the target then disconnects.
+ * @flags: %RBD_AUTH_F_MUTUAL exactly when AUTH_BEGIN asked for it and
+ *	@status is %RBD_REJ_NONE.
+ * @reserved: must be zero.
+ * @proof: with %RBD_AUTH_F_MUTUAL, rbd_auth_msg_init() with @target_side 1
+ *	under the secret of @user; otherwise zero.
+ * @user: with %RBD_AUTH_F_MUTUAL, the target's user name (LIO's
+ *	auth/userid_mutual); otherwise zero.
+ */
+struct rbd_auth_proof_rsp {
+	struct rbd_hdr	hdr;
+	__le16	status;
+	__u8	flags;
+	__u8	reserved[5];
+	__u8	proof[RBD_AUTH_PROOF_LEN];
+	char	user[RBD_AUTH_USER_LEN];
+};
+
+RBD_STATIC_ASSERT(auth_proof_rsp_size,
+		  sizeof(struct rbd_auth_proof_rsp) == 312);
+
+/* Labels of &rbd_auth_msg.label: who proves. */
+#define RBD_AUTH_LABEL_INITIATOR	"rbd-auth-1 ini"
+#define RBD_AUTH_LABEL_TARGET		"rbd-auth-1 tgt"
+
+/**
+ * struct rbd_auth_msg - what a proof is the HMAC of; never sent
+ * @label: %RBD_AUTH_LABEL_INITIATOR or %RBD_AUTH_LABEL_TARGET, NUL padded,
+ *	so that one side's proof is never valid as the other's.
+ * @challenge_ini: &rbd_auth_begin.challenge.
+ * @challenge_tgt: &rbd_auth_begin_rsp.challenge.
+ * @user: the user name of the prover, as sent, NUL padded.
+ * @initiator_name: &rbd_auth_begin.initiator_name, as sent.
+ * @target_name: &rbd_auth_begin.target_name, as sent.
+ *
+ * Both challenges are fresh for each connection, so a proof is good for
+ * one connection only, and the names bind it to what AUTH_BEGIN asked for.
+ */
+struct rbd_auth_msg {
+	char	label[16];
+	__u8	challenge_ini[RBD_AUTH_CHALLENGE_LEN];
+	__u8	challenge_tgt[RBD_AUTH_CHALLENGE_LEN];
+	char	user[RBD_AUTH_USER_LEN];
+	char	initiator_name[RBD_NAME_LEN];
+	char	target_name[RBD_NAME_LEN];
+};
+
+RBD_STATIC_ASSERT(auth_msg_size, sizeof(struct rbd_auth_msg) == 784);
+
+/**
+ * rbd_auth_msg_init() - fill in the message a proof authenticates
+ * @m: the message.
+ * @target_side: 0 for the initiator's proof, 1 for the target's.
+ * @begin: the AUTH_BEGIN request of the connection.
+ * @challenge_tgt: the target's challenge.
+ * @user: the prover's user name field, %RBD_AUTH_USER_LEN bytes as sent.
+ */
+static inline void rbd_auth_msg_init(struct rbd_auth_msg *m, int target_side,
+				     const struct rbd_auth_begin *begin,
+				     const __u8 *challenge_tgt,
+				     const char *user)
+{
+	static const char ini[16] = RBD_AUTH_LABEL_INITIATOR;
+	static const char tgt[16] = RBD_AUTH_LABEL_TARGET;
+
+	__builtin_memcpy(m->label, target_side ? tgt : ini, sizeof(m->label));
+	__builtin_memcpy(m->challenge_ini, begin->challenge,
+			 sizeof(m->challenge_ini));
+	__builtin_memcpy(m->challenge_tgt, challenge_tgt,
+			 sizeof(m->challenge_tgt));
+	__builtin_memcpy(m->user, user, sizeof(m->user));
+	__builtin_memcpy(m->initiator_name, begin->initiator_name,
+			 sizeof(m->initiator_name));
+	__builtin_memcpy(m->target_name, begin->target_name,
+			 sizeof(m->target_name));
+}
+
 /**
  * rbd_tag() - build a request tag
  * @qid: queue the request is sent on.
@@ -847,6 +1060,10 @@ static inline const char *rbd_reject_str(__u16 reason)
 		return "invalid queue id";
 	case RBD_REJ_SHUTTING_DOWN:
 		return "shutting down";
+	case RBD_REJ_AUTH_REQUIRED:
+		return "authentication required";
+	case RBD_REJ_AUTH_FAILED:
+		return "authentication failed";
 	default:
 		return "unknown reason";
 	}
@@ -873,6 +1090,10 @@ static inline const char *rbd_opcode_str(__u8 opcode)
 		return "TMF";
 	case RBD_OP_DISCOVER:
 		return "DISCOVER";
+	case RBD_OP_AUTH_BEGIN:
+		return "AUTH_BEGIN";
+	case RBD_OP_AUTH_PROOF:
+		return "AUTH_PROOF";
 	case RBD_OP_LOGIN_RSP:
 		return "LOGIN_RSP";
 	case RBD_OP_LOGOUT_RSP:
@@ -885,6 +1106,10 @@ static inline const char *rbd_opcode_str(__u8 opcode)
 		return "TMF_RSP";
 	case RBD_OP_DISCOVER_RSP:
 		return "DISCOVER_RSP";
+	case RBD_OP_AUTH_BEGIN_RSP:
+		return "AUTH_BEGIN_RSP";
+	case RBD_OP_AUTH_PROOF_RSP:
+		return "AUTH_PROOF_RSP";
 	default:
 		return "UNKNOWN";
 	}

@@ -615,8 +615,12 @@ static inline enum rbd_check rbd_check_cm_rep(const void *pdata, size_t len,
 		return RBD_CHECK_BAD_LENGTH;
 	if (len < sizeof(*out))
 		return RBD_CHECK_SHORT;
-	if (out->reserved)
-		return RBD_CHECK_RESERVED;
+	if (rbd_le32(out->flags) & ~(__u32)RBD_CM_REP_F_AUTH)
+		return RBD_CHECK_BAD_FLAGS;
+	/* Only a queue 0 that offered authentication may hear of it. */
+	if ((rbd_le32(out->flags) & RBD_CM_REP_F_AUTH) &&
+	    (req->qid || !(rbd_le64(req->features) & RBD_FEAT_AUTH)))
+		return RBD_CHECK_BAD_FLAGS;
 	if (out->qid != req->qid)
 		return RBD_CHECK_BAD_QID;
 	if (out->queue_depth != req->queue_depth)
@@ -657,6 +661,13 @@ static inline enum rbd_check rbd_check_cm_rej(const void *pdata, size_t len,
 	    rbd_le16(out->min_version) > rbd_le16(out->max_version))
 		return RBD_CHECK_BAD_FIELD;
 	return RBD_CHECK_OK;
+}
+
+/* Return 1 for the reasons only an initiator offering RBD_FEAT_AUTH hears. */
+static inline int rbd_reject_is_auth(__u16 reason)
+{
+	return reason == RBD_REJ_AUTH_REQUIRED ||
+	       reason == RBD_REJ_AUTH_FAILED;
 }
 
 /**
@@ -725,6 +736,9 @@ rbd_check_login_rsp(const void *buf, size_t len,
 		return RBD_CHECK_RESERVED;
 	status = rbd_le16(rsp->status);
 	if (status >= RBD_REJ_NR)
+		return RBD_CHECK_BAD_FIELD;
+	if (req && rbd_reject_is_auth(status) &&
+	    !(rbd_le64(req->features) & RBD_FEAT_AUTH))
 		return RBD_CHECK_BAD_FIELD;
 	if (status != RBD_REJ_NONE) {
 		/* Everything but the status must be zero. */
@@ -1106,6 +1120,173 @@ rbd_check_discover_rsp(const void *buf, size_t len,
 	return RBD_CHECK_OK;
 }
 
+/* Return 1 when @user is a valid, NUL-terminated, NUL-padded user name. */
+static inline int rbd_check_auth_user(const char *user)
+{
+	const __u8 *b = (const __u8 *)user;
+	size_t i;
+
+	if (!b[0])
+		return 0;
+	for (i = 0; i < RBD_AUTH_USER_LEN && b[i]; i++)
+		if (b[i] < 0x21 || b[i] > 0x7e)
+			return 0;
+	if (i == RBD_AUTH_USER_LEN)
+		return 0;
+	return rbd_check_zero(b + i, RBD_AUTH_USER_LEN - i);
+}
+
+/**
+ * rbd_check_auth_begin() - validate an AUTH_BEGIN request (target side)
+ * @buf: received capsule, 8-byte aligned.
+ * @len: byte count of the receive completion.
+ *
+ * Whether authentication was offered, the order of capsules and whether
+ * the target knows the names are for the caller to check.
+ *
+ * Return: %RBD_CHECK_OK or the first problem found.
+ */
+static inline enum rbd_check rbd_check_auth_begin(const void *buf, size_t len)
+{
+	const struct rbd_auth_begin *req = (const struct rbd_auth_begin *)buf;
+	enum rbd_check c;
+
+	c = rbd_check_ctrl(buf, len, sizeof(*req), RBD_OP_AUTH_BEGIN, 0);
+	if (c)
+		return c;
+	if (!rbd_check_zero(req->reserved, sizeof(req->reserved)) ||
+	    !rbd_check_zero(req->reserved2, sizeof(req->reserved2)))
+		return RBD_CHECK_RESERVED;
+	if (req->flags & ~(__u8)RBD_AUTH_F_MUTUAL)
+		return RBD_CHECK_BAD_FLAGS;
+	if (req->hash != RBD_AUTH_HMAC_SHA256)
+		return RBD_CHECK_BAD_FIELD;
+	if (rbd_check_zero(req->challenge, sizeof(req->challenge)))
+		return RBD_CHECK_BAD_FIELD;
+	if (!rbd_check_name(req->initiator_name))
+		return RBD_CHECK_BAD_NAME;
+	/* All zero: authentication for discovery. */
+	if (!rbd_check_zero(req->target_name, sizeof(req->target_name)) &&
+	    !rbd_check_name(req->target_name))
+		return RBD_CHECK_BAD_NAME;
+	return RBD_CHECK_OK;
+}
+
+/**
+ * rbd_check_auth_proof() - validate an AUTH_PROOF request (target side)
+ * @buf: received capsule, 8-byte aligned.
+ * @len: byte count of the receive completion.
+ *
+ * Return: %RBD_CHECK_OK or the first problem found.
+ */
+static inline enum rbd_check rbd_check_auth_proof(const void *buf, size_t len)
+{
+	const struct rbd_auth_proof *req = (const struct rbd_auth_proof *)buf;
+	enum rbd_check c;
+
+	c = rbd_check_ctrl(buf, len, sizeof(*req), RBD_OP_AUTH_PROOF, 0);
+	if (c)
+		return c;
+	if (!rbd_check_zero(req->reserved, sizeof(req->reserved)))
+		return RBD_CHECK_RESERVED;
+	if (!rbd_check_auth_user(req->user))
+		return RBD_CHECK_BAD_NAME;
+	return RBD_CHECK_OK;
+}
+
+/**
+ * rbd_check_auth_begin_rsp() - validate an AUTH_BEGIN response (initiator)
+ * @buf: received capsule, 8-byte aligned.
+ * @len: byte count of the receive completion.
+ * @req: the AUTH_BEGIN that was sent, or NULL to skip the comparisons
+ *	with it (tag, hash, challenge).
+ *
+ * A well-formed response with a non-zero status returns %RBD_CHECK_OK.
+ *
+ * Return: %RBD_CHECK_OK or the first problem found.
+ */
+static inline enum rbd_check
+rbd_check_auth_begin_rsp(const void *buf, size_t len,
+			 const struct rbd_auth_begin *req)
+{
+	const struct rbd_auth_begin_rsp *rsp =
+		(const struct rbd_auth_begin_rsp *)buf;
+	enum rbd_check c;
+	__u16 status;
+
+	c = rbd_check_ctrl(buf, len, sizeof(*rsp), RBD_OP_AUTH_BEGIN_RSP, 0);
+	if (c)
+		return c;
+	if (req && rsp->hdr.tag != req->hdr.tag)
+		return RBD_CHECK_BAD_TAG;
+	if (!rbd_check_zero(rsp->reserved, sizeof(rsp->reserved)))
+		return RBD_CHECK_RESERVED;
+	status = rbd_le16(rsp->status);
+	if (status >= RBD_REJ_NR)
+		return RBD_CHECK_BAD_FIELD;
+	if (status)
+		return rsp->hash || !rbd_check_zero(rsp->challenge,
+						    sizeof(rsp->challenge)) ?
+		       RBD_CHECK_BAD_FIELD : RBD_CHECK_OK;
+	if (rsp->hash != RBD_AUTH_HMAC_SHA256 ||
+	    rbd_check_zero(rsp->challenge, sizeof(rsp->challenge)))
+		return RBD_CHECK_BAD_FIELD;
+	if (req && (rsp->hash != req->hash ||
+		    !__builtin_memcmp(rsp->challenge, req->challenge,
+				      sizeof(rsp->challenge))))
+		return RBD_CHECK_BAD_FIELD;
+	return RBD_CHECK_OK;
+}
+
+/**
+ * rbd_check_auth_proof_rsp() - validate an AUTH_PROOF response (initiator)
+ * @buf: received capsule, 8-byte aligned.
+ * @len: byte count of the receive completion.
+ * @begin: the AUTH_BEGIN sent on this connection, or NULL to skip the
+ *	check of %RBD_AUTH_F_MUTUAL against it.
+ * @proof: the AUTH_PROOF that was sent, or NULL to skip the tag check.
+ *
+ * Checks the format only; comparing the target's proof is the caller's
+ * job (in constant time).
+ *
+ * Return: %RBD_CHECK_OK or the first problem found.
+ */
+static inline enum rbd_check
+rbd_check_auth_proof_rsp(const void *buf, size_t len,
+			 const struct rbd_auth_begin *begin,
+			 const struct rbd_auth_proof *proof)
+{
+	const struct rbd_auth_proof_rsp *rsp =
+		(const struct rbd_auth_proof_rsp *)buf;
+	enum rbd_check c;
+	__u16 status;
+
+	c = rbd_check_ctrl(buf, len, sizeof(*rsp), RBD_OP_AUTH_PROOF_RSP, 0);
+	if (c)
+		return c;
+	if (proof && rsp->hdr.tag != proof->hdr.tag)
+		return RBD_CHECK_BAD_TAG;
+	if (!rbd_check_zero(rsp->reserved, sizeof(rsp->reserved)))
+		return RBD_CHECK_RESERVED;
+	if (rsp->flags & ~(__u8)RBD_AUTH_F_MUTUAL)
+		return RBD_CHECK_BAD_FLAGS;
+	status = rbd_le16(rsp->status);
+	if (status >= RBD_REJ_NR)
+		return RBD_CHECK_BAD_FIELD;
+	if (status || !(rsp->flags & RBD_AUTH_F_MUTUAL)) {
+		if (rsp->flags || !rbd_check_zero(rsp->proof,
+						  sizeof(rsp->proof)) ||
+		    !rbd_check_zero(rsp->user, sizeof(rsp->user)))
+			return RBD_CHECK_BAD_FIELD;
+	} else if (!rbd_check_auth_user(rsp->user)) {
+		return RBD_CHECK_BAD_NAME;
+	}
+	if (!status && begin &&
+	    (rsp->flags & RBD_AUTH_F_MUTUAL) != (begin->flags & RBD_AUTH_F_MUTUAL))
+		return RBD_CHECK_BAD_FLAGS;
+	return RBD_CHECK_OK;
+}
+
 /*
  * Common prefix of the dispatchers: enough bytes for a header and the
  * right version, so that the opcode can be trusted for dispatch.
@@ -1127,7 +1308,8 @@ static inline enum rbd_check rbd_check_hdr(const void *buf, size_t len)
  * @len: byte count of the receive completion.
  * @lim: limits of the queue it arrived on.
  *
- * Queue 0 accepts LOGIN, LOGOUT, TMF, NOP and DISCOVER; I/O queues accept
+ * Queue 0 accepts LOGIN, LOGOUT, TMF, NOP, DISCOVER, AUTH_BEGIN and
+ * AUTH_PROOF; I/O queues accept
  * SCSI_CMD and NOP. Anything else is %RBD_CHECK_BAD_OPCODE. Ordering rules (LOGIN
  * first and only once) are session state and checked by the caller.
  *
@@ -1166,6 +1348,14 @@ rbd_check_request(const void *buf, size_t len,
 		if (lim->qid)
 			break;
 		return rbd_check_discover_req(buf, len);
+	case RBD_OP_AUTH_BEGIN:
+		if (lim->qid)
+			break;
+		return rbd_check_auth_begin(buf, len);
+	case RBD_OP_AUTH_PROOF:
+		if (lim->qid)
+			break;
+		return rbd_check_auth_proof(buf, len);
 	default:
 		break;
 	}
@@ -1180,8 +1370,9 @@ rbd_check_request(const void *buf, size_t len,
  * @login: the LOGIN request sent on this session, or NULL; passed on to
  *	rbd_check_login_rsp().
  *
- * Queue 0 carries LOGIN_RSP, LOGOUT_RSP, TMF_RSP and NOP_RSP; I/O queues
- * carry SCSI_RSP and NOP_RSP.
+ * Queue 0 carries LOGIN_RSP, LOGOUT_RSP, TMF_RSP, NOP_RSP and the AUTH
+ * responses (checked here without their requests); I/O queues carry
+ * SCSI_RSP and NOP_RSP.
  *
  * Return: %RBD_CHECK_OK or the first problem found.
  */
@@ -1215,6 +1406,14 @@ rbd_check_response(const void *buf, size_t len,
 		if (lim->qid)
 			break;
 		return rbd_check_tmf_rsp(buf, len);
+	case RBD_OP_AUTH_BEGIN_RSP:
+		if (lim->qid)
+			break;
+		return rbd_check_auth_begin_rsp(buf, len, NULL);
+	case RBD_OP_AUTH_PROOF_RSP:
+		if (lim->qid)
+			break;
+		return rbd_check_auth_proof_rsp(buf, len, NULL, NULL);
 	default:
 		break;
 	}

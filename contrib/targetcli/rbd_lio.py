@@ -5,9 +5,12 @@ rbd's LIO fabric module, ``rbdt.ko``, registers the fabric ``rbd`` at
 ``/sys/kernel/config/target/rbd``. Its tree has the shape of the iSCSI
 fabric's: targets named by IQN, ``naa.`` or ``eui.`` names, any number of
 ``tpgt_N`` portal groups, network portals ``np/<IPv4>:<port>`` and
-``np/[<IPv6>]:<port>``, explicit ACLs named like targets and TPG
-attributes under ``attrib/``. There is no authentication and no
-discovery authentication, and the fabric root holds a ``version`` file.
+``np/[<IPv6>]:<port>``, explicit ACLs named like targets, TPG
+attributes under ``attrib/``, and iSCSI's authentication groups: ``auth/``
+of ACLs and TPGs (``userid``, ``password``, ``userid_mutual``,
+``password_mutual``, enforced by the TPG attribute ``authentication``) and
+the fabric's ``discovery_auth/``. The fabric root also holds a ``version``
+file.
 
 rtslib-fb's generic classes (Target, TPG, NetworkPortal, NodeACL, LUN)
 handle all of that once the fabric is described by
@@ -44,7 +47,7 @@ class RbdFabricModule(_BaseFabricModule):
 
     def __init__(self):
         super().__init__(RBD_FABRIC)
-        self.features = ("acls", "nps", "tpgts")
+        self.features = ("discovery_auth", "acls", "auth", "nps", "tpgts")
         self.wwn_types = ("iqn", "naa", "eui")
         self.kernel_module = "rbdt"
         self.default_port = RBD_DEFAULT_PORT

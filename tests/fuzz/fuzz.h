@@ -123,4 +123,26 @@ static inline void fuzz_name_ok(const char *name)
 				    !name[i]);
 }
 
+/* A valid authentication user name: as a name, in a 256-byte field. */
+static inline void fuzz_user_ok(const char *user)
+{
+	size_t n = strnlen(user, RBD_AUTH_USER_LEN), i;
+
+	FUZZ_ASSERT(n > 0 && n < RBD_AUTH_USER_LEN);
+	for (i = 0; i < RBD_AUTH_USER_LEN; i++)
+		FUZZ_ASSERT(i < n ? user[i] > 0x20 && user[i] < 0x7f :
+				    !user[i]);
+}
+
+/* Return 1 when the @n bytes at @p are all zero. */
+static inline int fuzz_zero(const void *p, size_t n)
+{
+	const uint8_t *b = (const uint8_t *)p;
+
+	while (n--)
+		if (*b++)
+			return 0;
+	return 1;
+}
+
 #endif /* RBD_FUZZ_H */

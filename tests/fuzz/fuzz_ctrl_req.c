@@ -4,9 +4,10 @@
  * queue 0 and on an I/O queue. Covers rbd_check_request() and its
  * agreement with the validator it dispatches to: rbd_check_login_req(),
  * rbd_check_logout(), rbd_check_tmf_req(), rbd_check_nop(),
- * rbd_check_discover_req() and rbd_check_cmd(); each of them is also run
- * on every input directly. Accepted capsules are re-checked: header,
- * names, negotiated ranges, TMF reference tag.
+ * rbd_check_discover_req(), rbd_check_auth_begin(), rbd_check_auth_proof()
+ * and rbd_check_cmd(); each of them is also run on every input directly.
+ * Accepted capsules are re-checked: header, names, user names, negotiated
+ * ranges, TMF reference tag, challenge and hash.
  */
 #include "fuzz.h"
 
@@ -50,8 +51,39 @@ static enum rbd_check expected(const uint8_t *p, size_t size,
 	case RBD_OP_DISCOVER:
 		return q0 ? rbd_check_discover_req(p, size) :
 			    RBD_CHECK_BAD_OPCODE;
+	case RBD_OP_AUTH_BEGIN:
+		return q0 ? rbd_check_auth_begin(p, size) :
+			    RBD_CHECK_BAD_OPCODE;
+	case RBD_OP_AUTH_PROOF:
+		return q0 ? rbd_check_auth_proof(p, size) :
+			    RBD_CHECK_BAD_OPCODE;
 	default:
 		return RBD_CHECK_BAD_OPCODE;
+	}
+}
+
+static void auth_direct(const uint8_t *p, size_t size)
+{
+	const struct rbd_auth_begin *b = (const struct rbd_auth_begin *)p;
+	const struct rbd_auth_proof *pr = (const struct rbd_auth_proof *)p;
+	enum rbd_check c;
+
+	c = rbd_check_auth_begin(p, size);
+	fuzz_outcome(c);
+	if (!c) {
+		fuzz_ctrl_ok(p, size, 0);
+		FUZZ_ASSERT(b->hash == RBD_AUTH_HMAC_SHA256);
+		FUZZ_ASSERT(!(b->flags & ~RBD_AUTH_F_MUTUAL));
+		FUZZ_ASSERT(!fuzz_zero(b->challenge, sizeof(b->challenge)));
+		fuzz_name_ok(b->initiator_name);
+		if (!fuzz_zero(b->target_name, sizeof(b->target_name)))
+			fuzz_name_ok(b->target_name);
+	}
+	c = rbd_check_auth_proof(p, size);
+	fuzz_outcome(c);
+	if (!c) {
+		fuzz_ctrl_ok(p, size, 0);
+		fuzz_user_ok(pr->user);
 	}
 }
 
@@ -91,6 +123,7 @@ static void direct(const uint8_t *p, size_t size)
 		fuzz_ctrl_ok(p, size, 0);
 		fuzz_name_ok(((const struct rbd_discover_req *)p)->initiator_name);
 	}
+	auth_direct(p, size);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -4,10 +4,13 @@
  * queue 0 and on an I/O queue. Covers rbd_check_response() and its
  * agreement with the validator it dispatches to: rbd_check_login_rsp()
  * (with and without the LOGIN request to compare against),
- * rbd_check_logout(), rbd_check_tmf_rsp(), rbd_check_nop() and
+ * rbd_check_logout(), rbd_check_tmf_rsp(), rbd_check_nop(),
+ * rbd_check_auth_begin_rsp(), rbd_check_auth_proof_rsp() and
  * rbd_check_rsp(); each of them is also run on every input directly. An
  * accepted LOGIN response must grant no more than was requested and give
- * limits (rbd_check_limits_init()) inside the protocol ranges.
+ * limits (rbd_check_limits_init()) inside the protocol ranges; an accepted
+ * AUTH response must not reflect the initiator's challenge, and carries a
+ * mutual proof exactly when it was asked for.
  */
 #include "fuzz.h"
 
@@ -79,11 +82,77 @@ static void login_rsp(const uint8_t *p, size_t size)
 	FUZZ_ASSERT(rbd_le16(rsp->nr_queues) <= rbd_le16(login.nr_queues));
 }
 
+/* The AUTH requests of the unit tests (build_auth_begin/proof()). */
+static struct rbd_auth_begin begin;
+static struct rbd_auth_proof proof;
+
+static void auth_init(void)
+{
+	begin.hdr.opcode = RBD_OP_AUTH_BEGIN;
+	begin.hdr.version = RBD_PROTO_VERSION;
+	begin.hdr.length = rbd_cpu_to_le32(sizeof(begin));
+	begin.hdr.tag = rbd_cpu_to_le64(rbd_tag(0, 9, 1));
+	begin.hash = RBD_AUTH_HMAC_SHA256;
+	begin.flags = RBD_AUTH_F_MUTUAL;
+	memset(begin.challenge, 0xa5, sizeof(begin.challenge));
+	strcpy(begin.initiator_name, "iqn.2026-12.org.example:host1");
+	proof.hdr.opcode = RBD_OP_AUTH_PROOF;
+	proof.hdr.version = RBD_PROTO_VERSION;
+	proof.hdr.length = rbd_cpu_to_le32(sizeof(proof));
+	proof.hdr.tag = rbd_cpu_to_le64(rbd_tag(0, 10, 1));
+	strcpy(proof.user, "host1");
+	FUZZ_ASSERT(rbd_check_auth_begin(&begin, sizeof(begin)) ==
+		    RBD_CHECK_OK);
+}
+
+static void auth_rsp(const uint8_t *p, size_t size)
+{
+	const struct rbd_auth_begin_rsp *br =
+		(const struct rbd_auth_begin_rsp *)p;
+	const struct rbd_auth_proof_rsp *pr =
+		(const struct rbd_auth_proof_rsp *)p;
+	enum rbd_check c, cr;
+
+	c = rbd_check_auth_begin_rsp(p, size, NULL);
+	cr = rbd_check_auth_begin_rsp(p, size, &begin);
+	fuzz_outcome(c);
+	fuzz_outcome(cr);
+	if (cr == RBD_CHECK_OK) {
+		FUZZ_ASSERT(c == RBD_CHECK_OK);
+		fuzz_ctrl_ok(p, size, 0);
+		if (br->status)
+			FUZZ_ASSERT(fuzz_zero(br->challenge,
+					      sizeof(br->challenge)));
+		else
+			FUZZ_ASSERT(memcmp(br->challenge, begin.challenge,
+					   sizeof(br->challenge)) &&
+				    !fuzz_zero(br->challenge,
+					       sizeof(br->challenge)));
+	}
+	c = rbd_check_auth_proof_rsp(p, size, NULL, NULL);
+	cr = rbd_check_auth_proof_rsp(p, size, &begin, &proof);
+	fuzz_outcome(c);
+	fuzz_outcome(cr);
+	if (cr == RBD_CHECK_OK) {
+		FUZZ_ASSERT(c == RBD_CHECK_OK);
+		fuzz_ctrl_ok(p, size, 0);
+		FUZZ_ASSERT(rbd_le16(pr->status) < RBD_REJ_NR);
+		if (pr->status) {
+			FUZZ_ASSERT(!pr->flags);
+			FUZZ_ASSERT(fuzz_zero(pr->proof, sizeof(pr->proof)));
+		} else {
+			FUZZ_ASSERT(pr->flags == RBD_AUTH_F_MUTUAL);
+			fuzz_user_ok(pr->user);
+		}
+	}
+}
+
 static void direct(const uint8_t *p, size_t size)
 {
 	enum rbd_check c;
 
 	login_rsp(p, size);
+	auth_rsp(p, size);
 	c = rbd_check_tmf_rsp(p, size);
 	fuzz_outcome(c);
 	if (!c) {
@@ -121,6 +190,12 @@ static enum rbd_check expected(const uint8_t *p, size_t size,
 			    RBD_CHECK_BAD_OPCODE;
 	case RBD_OP_TMF_RSP:
 		return q0 ? rbd_check_tmf_rsp(p, size) : RBD_CHECK_BAD_OPCODE;
+	case RBD_OP_AUTH_BEGIN_RSP:
+		return q0 ? rbd_check_auth_begin_rsp(p, size, NULL) :
+			    RBD_CHECK_BAD_OPCODE;
+	case RBD_OP_AUTH_PROOF_RSP:
+		return q0 ? rbd_check_auth_proof_rsp(p, size, NULL, NULL) :
+			    RBD_CHECK_BAD_OPCODE;
 	default:
 		/* DISCOVER_RSP included: rbd_check_discover_rsp() only. */
 		return RBD_CHECK_BAD_OPCODE;
@@ -136,8 +211,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	enum rbd_check r;
 	size_t i, j;
 
-	if (!login.hdr.opcode)
+	if (!login.hdr.opcode) {
 		login_init();
+		auth_init();
+	}
 	direct(p, size);
 	for (i = 0; i < ARRAY_SIZE(fuzz_lims); i++) {
 		for (j = 0; j < 2; j++) {

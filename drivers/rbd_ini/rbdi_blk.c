@@ -392,11 +392,10 @@ static void rbdi_blk_rsp_batch(struct rbdi_queue *q, struct rbdi_rbuf *rb,
 	struct rbdi_request *reqs[RBD_RSP_BATCH_MAX];
 	const struct rbd_rsp *rsp = rb->buf;
 	struct rbdi_session *sess = q->sess;
-	u32 n = wc->byte_len / sizeof(*rsp), i;
+	u32 n = 0, i;
 	bool inv;
 
-	if (wc->byte_len % sizeof(*rsp) ||
-	    n > rbd_rsp_batch_max(q->lim.imm_read_size) ||
+	if (rbd_check_rsp_batch(wc->byte_len, &q->lim, &n) ||
 	    (wc->wc_flags & IB_WC_WITH_INVALIDATE)) {
 		rbdi_sess_err_rl(sess, "queue %u: invalid response batch: %u bytes%s\n",
 				 q->qid, wc->byte_len,
@@ -404,12 +403,8 @@ static void rbdi_blk_rsp_batch(struct rbdi_queue *q, struct rbdi_rbuf *rb,
 				 ", with invalidation" : "");
 		goto fatal;
 	}
+	/* rbd_check_rsp() on 32 bytes refuses immediate and sense data. */
 	for (i = 0; i < n; i++, rsp++) {
-		if (rsp->imm_len || rsp->sense_len) {
-			rbdi_sess_err_rl(sess, "queue %u: batched response %u: data, tag %#llx\n",
-					 q->qid, i, le64_to_cpu(rsp->hdr.tag));
-			goto fatal;
-		}
 		reqs[i] = rbdi_rsp_take(q, rsp, sizeof(*rsp), false, 0, &inv);
 		if (!reqs[i])
 			goto fatal;
@@ -447,9 +442,7 @@ void rbdi_blk_rsp(struct rbdi_queue *q, struct rbdi_rbuf *rb,
 	struct rbdi_request *req;
 	bool inv;
 
-	if ((q->lim.features & RBD_FEAT_RSP_BATCH) &&
-	    wc->byte_len > sizeof(*rsp) &&
-	    le32_to_cpu(rsp->hdr.length) == sizeof(*rsp)) {
+	if (rbd_rsp_is_batch(rsp, wc->byte_len, &q->lim)) {
 		rbdi_blk_rsp_batch(q, rb, wc);
 		return;
 	}

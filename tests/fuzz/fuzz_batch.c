@@ -13,17 +13,23 @@
 
 #define RSP_SIZE	sizeof(struct rbd_rsp)
 
-/* rbdi's batch rule; returns the number of responses, 0 if refused. */
+/* The batch rule; returns the number of responses, 0 if refused. */
 static size_t batch(const uint8_t *p, size_t size,
 		    const struct rbd_check_limits *lim)
 {
 	size_t n = size / RSP_SIZE, i;
 	enum rbd_check c;
+	uint32_t got = 0;
 	int bad = 0;
 
-	if (size % RSP_SIZE || n > rbd_rsp_batch_max(lim->imm_read_size))
+	c = rbd_check_rsp_batch(size, lim, &got);
+	fuzz_outcome(c);
+	if (size % RSP_SIZE || n > rbd_rsp_batch_max(lim->imm_read_size)) {
+		FUZZ_ASSERT(c == RBD_CHECK_BAD_LENGTH);
 		return 0;
+	}
 	FUZZ_ASSERT(n >= 2);
+	FUZZ_ASSERT(c == RBD_CHECK_OK && got == n);
 	for (i = 0; i < n; i++) {
 		uint8_t *e = fuzz_copy(p + i * RSP_SIZE, RSP_SIZE, 0);
 		const struct rbd_rsp *rsp = (const struct rbd_rsp *)e;
@@ -67,8 +73,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		batch_max(p);
 	/* Batches under the largest and the smallest receive buffer. */
 	for (i = 0; i < 2; i++) {
+		int is_batch = size > RSP_SIZE &&
+			       rbd_le32(rsp->hdr.length) == RSP_SIZE;
+
 		lim.imm_read_size = i ? 0 : fuzz_lim_io.imm_read_size;
-		if (size > RSP_SIZE && rbd_le32(rsp->hdr.length) == RSP_SIZE)
+		FUZZ_ASSERT(rbd_rsp_is_batch(p, size, &lim) ==
+			    (is_batch && (lim.features & RBD_FEAT_RSP_BATCH)));
+		if (is_batch)
 			batch(p, size, &lim);
 		else
 			fuzz_outcome(rbd_check_rsp(p, size, &lim));

@@ -1795,6 +1795,46 @@ static void test_discover(void **state)
 	assert_string_equal(rbd_opcode_str(RBD_OP_DISCOVER_RSP), "DISCOVER_RSP");
 }
 
+static void test_rsp_batch(void **state)
+{
+	struct rbd_check_limits nob = lim_io, small = lim_io;
+	uint8_t batch[(RBD_RSP_BATCH_MAX + 1) * sizeof(struct rbd_rsp)];
+	size_t len = sizeof(struct rbd_rsp), i;
+	uint32_t n = 0;
+
+	(void)state;
+	for (i = 0; i <= RBD_RSP_BATCH_MAX; i++) {
+		build_rsp(0, 0, 0);
+		RSP->hdr.tag = le64(rbd_tag(QID, 1, i));
+		memcpy(batch + i * len, scratch.b, len);
+	}
+	nob.features &= ~RBD_FEAT_RSP_BATCH;
+	assert_int_equal(rbd_rsp_is_batch(batch, 2 * len, &lim_io), 1);
+	assert_int_equal(rbd_rsp_is_batch(batch, len, &lim_io), 0);
+	assert_int_equal(rbd_rsp_is_batch(batch, 2 * len, &nob), 0);
+	assert_int_equal(rbd_check_rsp_batch(2 * len, &lim_io, &n),
+			 RBD_CHECK_OK);
+	assert_int_equal(n, 2);
+	assert_int_equal(rbd_check_rsp_batch(2 * len + 8, &lim_io, &n),
+			 RBD_CHECK_BAD_LENGTH);
+	assert_int_equal(rbd_check_rsp_batch(RBD_RSP_BATCH_MAX * len, &lim_io,
+					     &n), RBD_CHECK_OK);
+	assert_int_equal(rbd_check_rsp_batch((RBD_RSP_BATCH_MAX + 1) * len,
+					     &lim_io, &n),
+			 RBD_CHECK_BAD_LENGTH);
+	/* Without immediate reads a receive buffer holds fewer. */
+	small.imm_read_size = 0;
+	assert_int_equal(rbd_check_rsp_batch(rbd_rsp_batch_max(0) * len,
+					     &small, &n), RBD_CHECK_OK);
+	assert_int_equal(rbd_check_rsp_batch((rbd_rsp_batch_max(0) + 1) * len,
+					     &small, &n),
+			 RBD_CHECK_BAD_LENGTH);
+	/* A response with data in a batch fails its own check. */
+	build_rsp(0, 0, 0);
+	RSP->sense_len = le16(18);
+	assert_int_equal(chk_rsp(scratch.b, len, &lim_io), RBD_CHECK_BAD_LENGTH);
+}
+
 static void test_dispatch(void **state)
 {
 	static const uint8_t bad_req[] = {
@@ -2553,6 +2593,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_tmf),
 		cmocka_unit_test(test_nop_logout),
 		cmocka_unit_test(test_discover),
+		cmocka_unit_test(test_rsp_batch),
 		cmocka_unit_test(test_auth_requests),
 		cmocka_unit_test(test_auth_begin_rsp),
 		cmocka_unit_test(test_auth_proof_rsp),

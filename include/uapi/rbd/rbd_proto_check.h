@@ -948,6 +948,53 @@ rbd_check_rsp(const void *buf, size_t len, const struct rbd_check_limits *lim)
 }
 
 /**
+ * rbd_rsp_is_batch() - does a receive on an I/O queue hold a response batch
+ * @buf: received capsule, 8-byte aligned.
+ * @len: byte count of the receive completion.
+ * @lim: limits of the queue it arrived on.
+ *
+ * A receive is a batch when %RBD_FEAT_RSP_BATCH is granted, it is longer
+ * than one &struct rbd_rsp and its first response says it is 32 bytes
+ * long. Check its framing with rbd_check_rsp_batch(); anything else goes
+ * whole to rbd_check_rsp().
+ *
+ * Return: 1 for a batch, 0 otherwise.
+ */
+static inline int rbd_rsp_is_batch(const void *buf, size_t len,
+				   const struct rbd_check_limits *lim)
+{
+	const struct rbd_rsp *rsp = (const struct rbd_rsp *)buf;
+
+	return (lim->features & RBD_FEAT_RSP_BATCH) && len > sizeof(*rsp) &&
+	       rbd_le32(rsp->hdr.length) == sizeof(*rsp);
+}
+
+/**
+ * rbd_check_rsp_batch() - validate the framing of a response batch
+ * @len: byte count of the receive completion.
+ * @lim: limits of the queue it arrived on.
+ * @n: receives the number of responses when %RBD_CHECK_OK is returned.
+ *
+ * A batch is a whole number of 32-byte responses, 2 to
+ * rbd_rsp_batch_max() of them. Each one must then pass rbd_check_rsp()
+ * on its own 32 bytes, which refuses immediate and sense data in it; all
+ * must, before any is used.
+ *
+ * Return: %RBD_CHECK_OK or %RBD_CHECK_BAD_LENGTH.
+ */
+static inline enum rbd_check
+rbd_check_rsp_batch(size_t len, const struct rbd_check_limits *lim, __u32 *n)
+{
+	size_t size = sizeof(struct rbd_rsp);
+
+	if (len % size || len / size < 2 ||
+	    len / size > rbd_rsp_batch_max(lim->imm_read_size))
+		return RBD_CHECK_BAD_LENGTH;
+	*n = (__u32)(len / size);
+	return RBD_CHECK_OK;
+}
+
+/**
  * rbd_check_tmf_req() - validate a task management request (target side)
  * @buf: received capsule, 8-byte aligned.
  * @len: byte count of the receive completion.

@@ -22,6 +22,7 @@
 #include <target/target_core_base.h>
 #include <target/target_core_fabric.h>
 
+#include "rbd_auth.h"
 #include "rbd_name.h"
 #include "rbd/rbd_proto.h"
 #include "rbd/rbd_proto_check.h"
@@ -49,6 +50,16 @@ struct rbdt_tport {
 };
 
 /**
+ * struct rbdt_auth_cred - one auth/ group: what the initiator proves
+ *	(userid, password) and what the target proves (userid_mutual,
+ *	password_mutual)
+ */
+struct rbdt_auth_cred {
+	struct rbd_auth_secret ini;
+	struct rbd_auth_secret tgt;
+};
+
+/**
  * struct rbdt_tpg_attrib - the tunables in tpgt_N/attrib/
  * @generate_node_acls: Let initiators without an explicit ACL log in, with
  *	a dynamic ACL (LIO "demo mode").
@@ -63,6 +74,8 @@ struct rbdt_tport {
  *	not logged in yet (see rbdt_halfopen_admit()).
  * @max_halfopen_per_host: The same, from one source address.
  * @max_sessions_per_acl: Live sessions of one initiator (ACL) at a time.
+ * @authentication: A LOGIN needs a connection authenticated for its names,
+ *	and unauthenticated discovery does not list the TPG.
  *
  * Written by configfs stores with WRITE_ONCE() and read with READ_ONCE();
  * no lock, since each is a single independent value. The transport limits
@@ -81,6 +94,7 @@ struct rbdt_tpg_attrib {
 	u32 max_halfopen;
 	u32 max_halfopen_per_host;
 	u32 max_sessions_per_acl;
+	bool authentication;
 };
 
 /**
@@ -97,6 +111,8 @@ struct rbdt_tpg_attrib {
  * @sess_list: The &struct rbdt_session logged in through this TPG.
  *	Protected by @lock.
  * @attrib: The tunables of tpgt_N/attrib/.
+ * @auth: Credentials of tpgt_N/auth/, for initiators without an ACL in
+ *	demo mode. Protected by rbdt_auth_lock.
  */
 struct rbdt_tpg {
 	struct se_portal_group se_tpg;
@@ -108,9 +124,12 @@ struct rbdt_tpg {
 	struct list_head np_list;
 	struct list_head sess_list;
 	struct rbdt_tpg_attrib attrib;
+	struct rbdt_auth_cred auth;
 };
 
 struct rbdt_listener;
+struct rbdt_auth;
+struct seq_file;
 
 /**
  * struct rbdt_np - a network portal, tpgt_N/np/<address>:<port>
@@ -134,9 +153,11 @@ struct rbdt_np {
  * struct rbdt_nacl - an initiator ACL, explicit (acls/<name>) or dynamic
  * @se_node_acl: LIO's part. Must stay the first member: core allocates
  *	node_acl_size bytes and uses them as a &struct se_node_acl.
+ * @auth: Credentials of acls/<name>/auth/. Protected by rbdt_auth_lock.
  */
 struct rbdt_nacl {
 	struct se_node_acl se_node_acl;
+	struct rbdt_auth_cred auth;
 };
 
 static inline struct rbdt_tport *to_rbdt_tport(struct se_wwn *wwn)
@@ -501,6 +522,9 @@ struct rbdt_pool {
  *	it is destroyed; on the half-open list through @halfopen_entry.
  *	Both are protected by rbdt_sess_lock.
  * @halfopen_entry: See @halfopen.
+ * @auth: Queue 0's authentication state (rbdt_auth.c), from AUTH_BEGIN on.
+ * @prelogin_used: Queue 0 carried a DISCOVER, after which no AUTH_BEGIN
+ *	may come.
  */
 struct rbdt_queue {
 	struct rdma_cm_id *cm_id;
@@ -553,6 +577,8 @@ struct rbdt_queue {
 	struct rbdt_cmd *batch_first;
 	struct rbdt_cmd *batch_last;
 	struct ib_sge batch_sge[RBD_RSP_BATCH_MAX];
+	struct rbdt_auth *auth;
+	bool prelogin_used;
 };
 
 /* The queue of a work completion. */
@@ -748,6 +774,9 @@ void rbdt_cq_exit(void);
 extern struct configfs_attribute *rbdt_fabric_attrs[];
 extern struct configfs_attribute *rbdt_tpg_attrib_attrs[];
 extern struct configfs_attribute *rbdt_nacl_attrs[];
+extern struct configfs_attribute *rbdt_nacl_auth_attrs[];
+extern struct configfs_attribute *rbdt_tpg_auth_attrs[];
+extern struct configfs_attribute *rbdt_discovery_attrs[];
 
 struct se_wwn *rbdt_make_wwn(struct target_fabric_configfs *tf,
 			     struct config_group *group, const char *name);
@@ -759,6 +788,32 @@ struct se_tpg_np *rbdt_make_np(struct se_portal_group *se_tpg,
 			       struct config_group *group, const char *name);
 void rbdt_drop_np(struct se_tpg_np *se_tpg_np);
 int rbdt_init_nodeacl(struct se_node_acl *se_nacl, const char *name);
+
+/* rbdt_auth.c */
+enum rbdt_auth_field {
+	RBDT_AUTH_USERID,
+	RBDT_AUTH_PASSWORD,
+	RBDT_AUTH_USERID_MUTUAL,
+	RBDT_AUTH_PASSWORD_MUTUAL,
+};
+
+extern struct rbdt_auth_cred rbdt_disc_cred;
+extern bool rbdt_disc_enforce;
+
+ssize_t rbdt_auth_show(struct rbdt_auth_cred *c, enum rbdt_auth_field f,
+		       char *page);
+ssize_t rbdt_auth_store(struct rbdt_auth_cred *c, enum rbdt_auth_field f,
+			const char *page, size_t count, const char *where);
+ssize_t rbdt_auth_target_show(struct rbdt_auth_cred *c, char *page);
+void rbdt_auth_cred_clear(struct rbdt_auth_cred *c);
+bool rbdt_auth_handle(struct rbdt_queue *q, struct rbdt_recv *r, u32 len);
+bool rbdt_auth_failed(struct rbdt_queue *q);
+u16 rbdt_auth_login_check(struct rbdt_queue *q, struct rbdt_tpg *tpg,
+			  const char *ini, const char *tgt);
+bool rbdt_auth_discovery(struct rbdt_queue *q, const char *ini);
+u16 rbdt_auth_required(struct rbdt_queue *q);
+void rbdt_auth_queue_free(struct rbdt_queue *q);
+void rbdt_auth_stats_show(struct seq_file *m);
 
 /* rbdt_cm.c */
 const char *rbdt_parse_portal(const char *name, struct sockaddr_storage *addr);

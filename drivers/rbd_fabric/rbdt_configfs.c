@@ -13,8 +13,11 @@
  *	    tpgt_<N>/			rbdt_make_tpg() / rbdt_drop_tpg()
  *		enable			core attribute; rbdt_enable_tpg()
  *		attrib/			rbdt_tpg_attrib_attrs
+ *		auth/			rbdt_tpg_auth_attrs (demo mode)
  *		np/<addr>:<port>/	rbdt_make_np() / rbdt_drop_np()
  *		acls/<initiator>/	rbdt_init_nodeacl()
+ *		    auth/		rbdt_nacl_auth_attrs
+ *	discovery_auth/			rbdt_discovery_attrs
  *		lun/lun_<M>/		core
  *
  * Every drop callback runs from the configfs release of its item, and
@@ -206,6 +209,7 @@ void rbdt_drop_tpg(struct se_portal_group *se_tpg)
 
 	core_tpg_deregister(se_tpg);
 	mutex_destroy(&tpg->lock);
+	rbdt_auth_cred_clear(&tpg->auth);
 	kfree(tpg);
 }
 
@@ -519,6 +523,133 @@ RBDT_TPG_ATTRIB_U32_HOOK(max_halfopen_per_host, 1, 4096, 0,
 CONFIGFS_ATTR(rbdt_tpg_attrib_, max_halfopen_per_host);
 RBDT_TPG_ATTRIB_U32(max_sessions_per_acl, 1, 65535, 0);
 CONFIGFS_ATTR(rbdt_tpg_attrib_, max_sessions_per_acl);
+RBDT_TPG_ATTRIB_BOOL(authentication);
+CONFIGFS_ATTR(rbdt_tpg_attrib_, authentication);
+
+/*
+ * auth/ of ACLs and TPGs, and discovery_auth/: LIO's (and iSCSI's) names.
+ * Passwords are readable by root only (targetcli saves them); the values
+ * and the locking are rbdt_auth.c's.
+ */
+static struct rbdt_auth_cred *rbdt_nacl_cred(struct config_item *item)
+{
+	return &container_of(auth_to_nacl(item), struct rbdt_nacl,
+			     se_node_acl)->auth;
+}
+
+static struct rbdt_auth_cred *rbdt_tpg_cred(struct config_item *item)
+{
+	return &to_rbdt_tpg(auth_to_tpg(item))->auth;
+}
+
+static struct rbdt_auth_cred *rbdt_discovery_cred(struct config_item *item)
+{
+	return &rbdt_disc_cred;
+}
+
+#define RBDT_AUTH_ATTR(_scope, _field, _f, _mode)			\
+static const enum rbdt_auth_field rbdt_##_scope##_auth_##_field##_f = _f; \
+									\
+static ssize_t rbdt_##_scope##_auth_##_field##_show(struct config_item *item, \
+						     char *page)	\
+{									\
+	return rbdt_auth_show(rbdt_##_scope##_cred(item),		\
+			      rbdt_##_scope##_auth_##_field##_f, page);	\
+}									\
+									\
+static ssize_t rbdt_##_scope##_auth_##_field##_store(struct config_item *item, \
+						      const char *page,	\
+						      size_t count)	\
+{									\
+	return rbdt_auth_store(rbdt_##_scope##_cred(item),		\
+			       rbdt_##_scope##_auth_##_field##_f, page,	\
+			       count, #_scope " auth/" #_field);	\
+}									\
+									\
+static struct configfs_attribute rbdt_##_scope##_auth_attr_##_field = { \
+	.ca_name	= #_field,					\
+	.ca_mode	= _mode,					\
+	.ca_owner	= THIS_MODULE,					\
+	.show		= rbdt_##_scope##_auth_##_field##_show,		\
+	.store		= rbdt_##_scope##_auth_##_field##_store,	\
+}
+
+/* authenticate_target: read-only, 1 when the target can prove itself. */
+#define RBDT_AUTH_TARGET_ATTR(_scope)					\
+static ssize_t rbdt_##_scope##_auth_authenticate_target_show(		\
+		struct config_item *item, char *page)			\
+{									\
+	return rbdt_auth_target_show(rbdt_##_scope##_cred(item), page);	\
+}									\
+CONFIGFS_ATTR_RO(rbdt_##_scope##_auth_, authenticate_target)
+
+RBDT_AUTH_ATTR(nacl, userid, RBDT_AUTH_USERID, 0644);
+RBDT_AUTH_ATTR(nacl, password, RBDT_AUTH_PASSWORD, 0600);
+RBDT_AUTH_ATTR(nacl, userid_mutual, RBDT_AUTH_USERID_MUTUAL, 0644);
+RBDT_AUTH_ATTR(nacl, password_mutual, RBDT_AUTH_PASSWORD_MUTUAL, 0600);
+RBDT_AUTH_TARGET_ATTR(nacl);
+
+RBDT_AUTH_ATTR(tpg, userid, RBDT_AUTH_USERID, 0644);
+RBDT_AUTH_ATTR(tpg, password, RBDT_AUTH_PASSWORD, 0600);
+RBDT_AUTH_ATTR(tpg, userid_mutual, RBDT_AUTH_USERID_MUTUAL, 0644);
+RBDT_AUTH_ATTR(tpg, password_mutual, RBDT_AUTH_PASSWORD_MUTUAL, 0600);
+RBDT_AUTH_TARGET_ATTR(tpg);
+
+RBDT_AUTH_ATTR(discovery, userid, RBDT_AUTH_USERID, 0644);
+RBDT_AUTH_ATTR(discovery, password, RBDT_AUTH_PASSWORD, 0600);
+RBDT_AUTH_ATTR(discovery, userid_mutual, RBDT_AUTH_USERID_MUTUAL, 0644);
+RBDT_AUTH_ATTR(discovery, password_mutual, RBDT_AUTH_PASSWORD_MUTUAL, 0600);
+RBDT_AUTH_TARGET_ATTR(discovery);
+
+static ssize_t rbdt_disc_enforce_discovery_auth_show(struct config_item *item,
+						     char *page)
+{
+	return sysfs_emit(page, "%d\n", READ_ONCE(rbdt_disc_enforce));
+}
+
+static ssize_t rbdt_disc_enforce_discovery_auth_store(struct config_item *item,
+						      const char *page,
+						      size_t count)
+{
+	bool val;
+
+	if (kstrtobool(page, &val)) {
+		pr_warn("discovery_auth/enforce_discovery_auth: invalid value '%*pE' (allowed: 0 or 1)\n",
+			rbdt_quote_len(page), page);
+		return -EINVAL;
+	}
+	WRITE_ONCE(rbdt_disc_enforce, val);
+	return count;
+}
+CONFIGFS_ATTR(rbdt_disc_, enforce_discovery_auth);
+
+struct configfs_attribute *rbdt_nacl_auth_attrs[] = {
+	&rbdt_nacl_auth_attr_userid,
+	&rbdt_nacl_auth_attr_password,
+	&rbdt_nacl_auth_attr_userid_mutual,
+	&rbdt_nacl_auth_attr_password_mutual,
+	&rbdt_nacl_auth_attr_authenticate_target,
+	NULL,
+};
+
+struct configfs_attribute *rbdt_tpg_auth_attrs[] = {
+	&rbdt_tpg_auth_attr_userid,
+	&rbdt_tpg_auth_attr_password,
+	&rbdt_tpg_auth_attr_userid_mutual,
+	&rbdt_tpg_auth_attr_password_mutual,
+	&rbdt_tpg_auth_attr_authenticate_target,
+	NULL,
+};
+
+struct configfs_attribute *rbdt_discovery_attrs[] = {
+	&rbdt_disc_attr_enforce_discovery_auth,
+	&rbdt_discovery_auth_attr_userid,
+	&rbdt_discovery_auth_attr_password,
+	&rbdt_discovery_auth_attr_userid_mutual,
+	&rbdt_discovery_auth_attr_password_mutual,
+	&rbdt_discovery_auth_attr_authenticate_target,
+	NULL,
+};
 
 /* acls/<initiator>/info: the initiator's live sessions. */
 static ssize_t rbdt_nacl_info_show(struct config_item *item, char *page)
@@ -544,5 +675,6 @@ struct configfs_attribute *rbdt_tpg_attrib_attrs[] = {
 	&rbdt_tpg_attrib_attr_max_halfopen,
 	&rbdt_tpg_attrib_attr_max_halfopen_per_host,
 	&rbdt_tpg_attrib_attr_max_sessions_per_acl,
+	&rbdt_tpg_attrib_attr_authentication,
 	NULL,
 };

@@ -362,6 +362,7 @@ static int rbdt_conn_stats_show(struct seq_file *m, void *v)
 		   atomic64_read(&rbdt_refused.sessions_acl));
 	seq_printf(m, "refused_keepalive: %lld\n",
 		   atomic64_read(&rbdt_refused.keepalive));
+	rbdt_auth_stats_show(m);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(rbdt_conn_stats);
@@ -395,8 +396,11 @@ static void rbdt_ctrl_send_done(struct ib_cq *cq, struct ib_wc *wc)
 		rbdt_queue_error(q);
 		return;
 	}
+	/* Every refusal of LOGIN or AUTH ends the connection. */
 	if (ctrl->opcode == RBD_OP_LOGOUT_RSP ||
-	    (ctrl->opcode == RBD_OP_LOGIN_RSP && ctrl->status))
+	    (ctrl->opcode == RBD_OP_LOGIN_RSP && ctrl->status) ||
+	    (ctrl->opcode == RBD_OP_AUTH_BEGIN_RSP && ctrl->status) ||
+	    (ctrl->opcode == RBD_OP_AUTH_PROOF_RSP && ctrl->status))
 		rbdt_queue_error(q);
 }
 
@@ -718,6 +722,11 @@ static void rbdt_handle_login(struct rbdt_queue *q, struct rbdt_recv *r,
 		reason = RBD_REJ_TPG_DISABLED;
 		goto out_unlock_tpg;
 	}
+	reason = rbdt_auth_login_check(q, tpg, ini, tgt);
+	if (reason) {
+		logged = true;
+		goto out_unlock_tpg;
+	}
 	if (!rbdt_login_acl_room(q, tpg, ini)) {
 		reason = RBD_REJ_NO_RESOURCES;
 		logged = true;
@@ -748,7 +757,7 @@ static void rbdt_handle_login(struct rbdt_queue *q, struct rbdt_recv *r,
 	/* iWARP has no immediate data for a bare response to carry. */
 	if (!rdma_protocol_iwarp(q->dev->ib_dev, q->port_num))
 		grant |= RBD_FEAT_BARE_READ;
-	grant |= RBD_FEAT_RSP_BATCH;
+	grant |= RBD_FEAT_RSP_BATCH | RBD_FEAT_AUTH;
 	sess->login.features = cpu_to_le64(le64_to_cpu(req->features) & grant);
 	sess->login.max_io_bytes = cpu_to_le32(max_io);
 	sess->login.inline_write_size =
@@ -1053,6 +1062,49 @@ static bool rbdt_ctrl_claim(struct rbdt_queue *q, u32 slot)
 	return ok;
 }
 
+/*
+ * Queue 0 before LOGIN: AUTH_BEGIN, AUTH_PROOF, DISCOVER and NOP are
+ * handled here. Returns true when @r was taken care of (answered,
+ * dropped or the queue disconnected), false for the LOGIN path.
+ */
+static bool rbdt_prelogin(struct rbdt_queue *q, struct rbdt_recv *r,
+			  u32 len, enum rbd_check c)
+{
+	const struct rbd_hdr *hdr = r->buf;
+	u8 op = len >= sizeof(*hdr) ? hdr->opcode : 0;
+
+	if (rbdt_auth_failed(q)) {
+		rbdt_queue_post_recv(q, r);
+		return true;
+	}
+	if (op != RBD_OP_DISCOVER && op != RBD_OP_AUTH_BEGIN &&
+	    op != RBD_OP_AUTH_PROOF && op != RBD_OP_NOP)
+		return false;
+	if ((op == RBD_OP_DISCOVER ? rbd_check_cmd_fatal(c) : c) ||
+	    !rbdt_ctrl_claim(q, rbd_tag_slot(le64_to_cpu(hdr->tag))))
+		goto violation;
+	switch (op) {
+	case RBD_OP_DISCOVER:
+		q->prelogin_used = true;
+		rbdt_handle_discover(q, r, len);
+		break;
+	case RBD_OP_NOP:
+		rbdt_handle_nop(q, r, rbd_tag_slot(le64_to_cpu(hdr->tag)));
+		break;
+	default:
+		if (!rbdt_auth_handle(q, r, len))
+			goto violation;
+	}
+	return true;
+
+violation:
+	pr_err_ratelimited("qid 0 %pISpc: protocol violation before LOGIN: %s capsule of %u bytes%s%s; disconnecting\n",
+			   &q->peer, rbd_opcode_str(op), len, c ? ": " : "",
+			   c ? rbd_check_str(c) : "");
+	rbdt_queue_error(q);
+	return true;
+}
+
 static void rbdt_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 {
 	struct rbdt_recv *r = container_of(wc->wr_cqe, struct rbdt_recv, cqe);
@@ -1095,14 +1147,8 @@ static void rbdt_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 
 	c = rbd_check_request(r->buf, len, &q->lim);
 	if (q->qid == 0 && !q->logged_in) {
-		/* DISCOVER requests may come first (rbdt_discovery.c). */
-		if (len >= sizeof(*hdr) && hdr->opcode == RBD_OP_DISCOVER) {
-			if (rbd_check_cmd_fatal(c) ||
-			    !rbdt_ctrl_claim(q, rbd_tag_slot(le64_to_cpu(hdr->tag))))
-				goto out_violation;
-			rbdt_handle_discover(q, r, len);
+		if (rbdt_prelogin(q, r, len, c))
 			return;
-		}
 		/* The first capsule must be the LOGIN. */
 		if (len < sizeof(*hdr) || hdr->opcode != RBD_OP_LOGIN ||
 		    rbd_check_cmd_fatal(c))
@@ -1396,6 +1442,7 @@ static void rbdt_queue_destroy(struct rbdt_queue *q)
 	cancel_delayed_work_sync(&q->timeout_work);
 	cancel_work_sync(&q->pending_work);
 	cancel_delayed_work_sync(&q->fetch_work);
+	rbdt_auth_queue_free(q);
 
 	spin_lock_irqsave(&rbdt_sess_lock, flags);
 	list_del_init(&q->entry);
@@ -1688,6 +1735,8 @@ int rbdt_connect_request(struct rdma_cm_id *cm_id, struct rdma_cm_event *event)
 	rep.length = cpu_to_le16(sizeof(rep));
 	rep.qid = req.qid;
 	rep.queue_depth = req.queue_depth;
+	if (!qid && (le64_to_cpu(req.features) & RBD_FEAT_AUTH))
+		rep.flags = cpu_to_le32(RBD_CM_REP_F_AUTH);
 	param.private_data = &rep;
 	param.private_data_len = sizeof(rep);
 	param.initiator_depth = min_t(u8, cp->initiator_depth,

@@ -6,7 +6,10 @@
  * on, and the LUNs that the named initiator could log in to there. The
  * answer follows what a LOGIN would find: the initiator's explicit ACL
  * when it has one (its mapped LUNs), else every LUN of the TPG in demo
- * mode, else nothing. Entries without LUNs are not listed.
+ * mode, else nothing. Entries without LUNs are not listed, nor TPGs that
+ * require authentication unless the connection authenticated for
+ * discovery (rbdt_auth.c); with discovery_auth/enforce_discovery_auth set,
+ * nothing is answered without that.
  */
 
 #include <linux/kernel.h>
@@ -24,6 +27,7 @@
  * @index: The entry asked for.
  * @start_lun: List LUNs from this number up.
  * @nr_entries: Entries seen so far.
+ * @authed: The connection authenticated for discovery by @ini.
  * @rsp: The response being built.
  */
 struct rbdt_discover {
@@ -31,6 +35,7 @@ struct rbdt_discover {
 	u32 index;
 	u64 start_lun;
 	u32 nr_entries;
+	bool authed;
 	struct rbd_discover_rsp *rsp;
 };
 
@@ -117,7 +122,8 @@ static void rbdt_discover_tpg(struct rbdt_tpg *tpg, struct rbdt_discover *d)
 	bool more;
 	u16 n;
 
-	if (!READ_ONCE(tpg->enabled))
+	if (!READ_ONCE(tpg->enabled) ||
+	    (READ_ONCE(tpg->attrib.authentication) && !d->authed))
 		return;
 	/* Does the entry exist at all: one LUN from 0 up? */
 	if (!rbdt_discover_luns(tpg, d, 0, NULL, 1, &more))
@@ -159,7 +165,14 @@ void rbdt_handle_discover(struct rbdt_queue *q, struct rbdt_recv *r, u32 len)
 		status = RBD_REJ_NO_RESOURCES;
 	} else if (rbd_check_discover_req(r->buf, len)) {
 		status = RBD_REJ_BAD_REQUEST;
+	} else if (!rbdt_auth_discovery(q, req->initiator_name) &&
+		   (READ_ONCE(rbdt_disc_enforce) || q->auth)) {
+		status = rbdt_auth_required(q);
+		pr_info_ratelimited("qid 0 %pISpc: discovery by %.*s refused: not authenticated for discovery\n",
+				    &q->peer, RBD_NAME_LEN,
+				    req->initiator_name);
 	} else {
+		d->authed = rbdt_auth_discovery(q, req->initiator_name);
 		memcpy(d->ini, req->initiator_name, sizeof(d->ini));
 		d->index = le32_to_cpu(req->index);
 		d->start_lun = le64_to_cpu(req->start_lun);
@@ -181,7 +194,8 @@ void rbdt_handle_discover(struct rbdt_queue *q, struct rbdt_recv *r, u32 len)
 		/* Only the status and the entry count survive a failure. */
 		memset(rsp, 0, sizeof(*rsp));
 		rsp->status = cpu_to_le16(status);
-		if (status != RBD_REJ_ACL_DENIED)
+		if (status != RBD_REJ_ACL_DENIED &&
+		    status != RBD_REJ_AUTH_REQUIRED)
 			rsp->nr_entries = cpu_to_le32(nr);
 	} else {
 		rsp->index = cpu_to_le32(d->index);

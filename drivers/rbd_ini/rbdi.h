@@ -27,6 +27,7 @@
 #include <rbd/rbd_proto.h>
 #include <rbd/rbd_proto_check.h>
 
+#include "rbd_auth.h"
 #include "rbd_name.h"
 
 #define RBDI_VERSION		"0.1.0"
@@ -342,6 +343,25 @@ struct rbdi_lun_info {
  *	this many commands are started but never posted, as if lost on
  *	the way to the target.
  */
+/**
+ * struct rbdi_auth - a session's credentials and its last exchange
+ * @ini: auth_user and auth_secret: what this initiator proves.
+ * @tgt: auth_mutual_user and auth_mutual_secret: what the target must
+ *	prove; unset for one-way authentication.
+ * @begin: The AUTH_BEGIN sent on the current queue 0.
+ * @begin_rsp: Its checked answer.
+ * @proof: The AUTH_PROOF sent.
+ * @proof_rsp: Its checked answer.
+ */
+struct rbdi_auth {
+	struct rbd_auth_secret ini;
+	struct rbd_auth_secret tgt;
+	struct rbd_auth_begin begin;
+	struct rbd_auth_begin_rsp begin_rsp;
+	struct rbd_auth_proof proof;
+	struct rbd_auth_proof_rsp proof_rsp;
+};
+
 struct rbdi_session {
 	struct config_group group;
 	struct kref ref;
@@ -352,6 +372,8 @@ struct rbdi_session {
 	enum rbdi_sess_state state;
 	char disk_name[DISK_NAME_LEN];
 	struct rbdi_sess_opts opts;
+	struct rbdi_auth *auth;
+	bool cm_auth;
 
 	spinlock_t state_lock;	/* writes of state, last_error */
 	char last_error[128];
@@ -442,6 +464,8 @@ struct rbdi_ctrl_slot {
 
 /* Control slots used on queue 0. */
 #define RBDI_SLOT_LOGIN		0
+/* How long a control request (LOGIN, AUTH, LOGOUT) waits for its answer. */
+#define RBDI_CTRL_WAIT_MS	15000
 #define RBDI_SLOT_NOP		1
 #define RBDI_SLOT_TMF		2
 #define RBDI_NR_USED_SLOTS	3
@@ -625,6 +649,14 @@ void rbdi_sess_set_last_error(struct rbdi_session *sess, const char *why);
 
 /* rbdi_rdma.c */
 int rbdi_connect(struct rbdi_session *sess);
+u64 rbdi_ctrl_arm(struct rbdi_session *sess, u8 opcode);
+int rbdi_ctrl_exec(struct rbdi_session *sess, u8 rsp_opcode, u32 len,
+		   unsigned int wait_ms);
+
+/* rbdi_auth.c */
+int rbdi_authenticate(struct rbdi_session *sess);
+bool rbdi_auth_take_rsp(struct rbdi_session *sess, const void *buf, u32 len);
+int rbdi_auth_check_config(struct rbdi_session *sess);
 void rbdi_logout(struct rbdi_session *sess);
 void rbdi_stop_queues(struct rbdi_session *sess);
 void rbdi_free_queues(struct rbdi_session *sess, bool all);

@@ -17,6 +17,11 @@
  *   target            (unset)        target name (rbd_name.c formats)
  *   lun               0              0..18446744073709551615
  *   initiator         (unset)        initiator name (rbd_name.c formats)
+ *   auth_user         (unset)        user name proved to the target: 1..255
+ *                                    printable characters, no blanks
+ *   auth_secret       (unset)        its secret, 12..255 bytes; write-only
+ *   auth_mutual_user  (unset)        user name the target must prove
+ *   auth_mutual_secret (unset)       its secret; write-only
  *   nr_queues         online CPUs,   1..64
  *                     at most 64
  *   nr_poll_queues    0              0..63; with nr_queues at most 64
@@ -355,6 +360,111 @@ CONFIGFS_ATTR(rbdi_sess_, target);
 RBDI_SESS_STR_ATTR(initiator, rbd_name_check);
 CONFIGFS_ATTR(rbdi_sess_, initiator);
 
+/*
+ * Credentials (rbdi_auth.c). User names read back; secrets are write-only
+ * (mode 0200, no show) and never logged. "" or "\n" clears either.
+ */
+static ssize_t rbdi_sess_auth_store(struct config_item *item,
+				    const char *attr, const char *page,
+				    size_t count, bool mutual, bool secret)
+{
+	struct rbdi_session *sess = to_rbdi_sess(item);
+	struct rbd_auth_secret *dst, *tmp;
+	int ret;
+
+	tmp = kzalloc(sizeof(*tmp), GFP_KERNEL);
+	if (!tmp)
+		return -ENOMEM;
+	if (secret)
+		ret = rbd_auth_parse_key(page, count, tmp->key, &tmp->key_len);
+	else
+		ret = rbd_auth_parse_user(page, count, tmp->user);
+	if (ret) {
+		if (secret)
+			rbdi_sess_err(sess, "%s: invalid value: %u to %u bytes are needed\n",
+				      attr, RBD_AUTH_SECRET_MIN,
+				      RBD_AUTH_SECRET_MAX);
+		else
+			rbdi_sess_err(sess, "%s: invalid value '%*pE': 1 to %u printable characters without blanks\n",
+				      attr, rbdi_quote_len(page), page,
+				      RBD_AUTH_USER_LEN - 1);
+		goto out;
+	}
+	mutex_lock(&sess->lock);
+	ret = rbdi_sess_check_idle(sess, attr);
+	if (!ret) {
+		dst = mutual ? &sess->auth->tgt : &sess->auth->ini;
+		if (secret) {
+			memcpy(dst->key, tmp->key, sizeof(dst->key));
+			dst->key_len = tmp->key_len;
+		} else {
+			memcpy(dst->user, tmp->user, sizeof(dst->user));
+		}
+	}
+	mutex_unlock(&sess->lock);
+	if (!ret)
+		ret = count;
+out:
+	kfree_sensitive(tmp);
+	return ret;
+}
+
+static ssize_t rbdi_sess_auth_user_show(struct config_item *item, char *page)
+{
+	struct rbdi_session *sess = to_rbdi_sess(item);
+	ssize_t ret;
+
+	mutex_lock(&sess->lock);
+	ret = sysfs_emit(page, "%s\n", sess->auth->ini.user);
+	mutex_unlock(&sess->lock);
+	return ret;
+}
+
+static ssize_t rbdi_sess_auth_user_store(struct config_item *item,
+					 const char *page, size_t count)
+{
+	return rbdi_sess_auth_store(item, "auth_user", page, count, false,
+				    false);
+}
+CONFIGFS_ATTR(rbdi_sess_, auth_user);
+
+static ssize_t rbdi_sess_auth_mutual_user_show(struct config_item *item,
+					       char *page)
+{
+	struct rbdi_session *sess = to_rbdi_sess(item);
+	ssize_t ret;
+
+	mutex_lock(&sess->lock);
+	ret = sysfs_emit(page, "%s\n", sess->auth->tgt.user);
+	mutex_unlock(&sess->lock);
+	return ret;
+}
+
+static ssize_t rbdi_sess_auth_mutual_user_store(struct config_item *item,
+						const char *page, size_t count)
+{
+	return rbdi_sess_auth_store(item, "auth_mutual_user", page, count,
+				    true, false);
+}
+CONFIGFS_ATTR(rbdi_sess_, auth_mutual_user);
+
+static ssize_t rbdi_sess_auth_secret_store(struct config_item *item,
+					   const char *page, size_t count)
+{
+	return rbdi_sess_auth_store(item, "auth_secret", page, count, false,
+				    true);
+}
+CONFIGFS_ATTR_WO(rbdi_sess_, auth_secret);
+
+static ssize_t rbdi_sess_auth_mutual_secret_store(struct config_item *item,
+						  const char *page,
+						  size_t count)
+{
+	return rbdi_sess_auth_store(item, "auth_mutual_secret", page, count,
+				    true, true);
+}
+CONFIGFS_ATTR_WO(rbdi_sess_, auth_mutual_secret);
+
 static ssize_t rbdi_sess_enable_show(struct config_item *item, char *page)
 {
 	return sysfs_emit(page, "%d\n", READ_ONCE(to_rbdi_sess(item)->enabled));
@@ -518,6 +628,10 @@ static struct configfs_attribute *rbdi_sess_attrs[] = {
 	&rbdi_sess_attr_target,
 	&rbdi_sess_attr_lun,
 	&rbdi_sess_attr_initiator,
+	&rbdi_sess_attr_auth_user,
+	&rbdi_sess_attr_auth_secret,
+	&rbdi_sess_attr_auth_mutual_user,
+	&rbdi_sess_attr_auth_mutual_secret,
 	&rbdi_sess_attr_nr_queues,
 	&rbdi_sess_attr_nr_poll_queues,
 	&rbdi_sess_attr_queue_depth,

@@ -40,14 +40,12 @@
 #define RBDI_CM_TIMEOUT_MS	3000
 /* How long the enable store waits for one queue to connect. */
 #define RBDI_CONNECT_WAIT_MS	15000
-/* How long it waits for the LOGIN and LOGOUT responses. */
-#define RBDI_CTRL_WAIT_MS	15000
 /* A LOGIN unanswered this long gets a NOP behind it (rbdi_ctrl_exec()). */
 #define RBDI_NUDGE_MS		2000
 #define RBDI_LOGOUT_WAIT_MS	5000
 
 /* Feature bits this initiator always offers; see rbdi_queue_init(). */
-#define RBDI_FEATURES		RBD_FEAT_REMOTE_INV
+#define RBDI_FEATURES		(RBD_FEAT_REMOTE_INV | RBD_FEAT_AUTH)
 
 static void rbdi_queue_lost(struct rbdi_queue *q);
 
@@ -128,6 +126,18 @@ static void rbdi_ctrl_rsp(struct rbdi_queue *q, struct rbdi_rbuf *rb,
 		if (hdr->opcode == RBD_OP_LOGIN_RSP)
 			memcpy(&sess->login_rsp, rb->buf,
 			       sizeof(sess->login_rsp));
+		sess->ctrl_opcode = 0;
+		sess->ctrl_result = 0;
+		wake = true;
+		ok = true;
+		break;
+	case RBD_OP_AUTH_BEGIN_RSP:
+	case RBD_OP_AUTH_PROOF_RSP:
+		if (sess->ctrl_opcode != hdr->opcode ||
+		    rbd_tag_slot(tag) != RBDI_SLOT_LOGIN ||
+		    rbd_tag_gen(tag) != q->slots[RBDI_SLOT_LOGIN].gen ||
+		    !rbdi_auth_take_rsp(sess, rb->buf, wc->byte_len))
+			break;
 		sess->ctrl_opcode = 0;
 		sess->ctrl_result = 0;
 		wake = true;
@@ -439,6 +449,8 @@ static int rbdi_established(struct rbdi_queue *q, struct rdma_cm_event *ev)
 			      q->qid, &q->sess->dst, rbd_check_str(c));
 		return -EPROTO;
 	}
+	if (!q->qid)
+		q->sess->cm_auth = le32_to_cpu(rep.flags) & RBD_CM_REP_F_AUTH;
 	return 0;
 }
 
@@ -679,8 +691,8 @@ static int rbdi_nop_send(struct rbdi_session *sess)
 }
 
 /* Send a control capsule on slot 0 and wait for its response. */
-static int rbdi_ctrl_exec(struct rbdi_session *sess, u8 rsp_opcode, u32 len,
-			  unsigned int wait_ms)
+int rbdi_ctrl_exec(struct rbdi_session *sess, u8 rsp_opcode, u32 len,
+		   unsigned int wait_ms)
 {
 	struct rbdi_queue *q0 = &sess->queues[0];
 	unsigned long left;
@@ -700,14 +712,15 @@ static int rbdi_ctrl_exec(struct rbdi_session *sess, u8 rsp_opcode, u32 len,
 	 * RBDI_NUDGE_MS is that segment; it is a valid NOP after LOGIN
 	 * for the target, which reads the stream in order.
 	 */
-	if (rsp_opcode == RBD_OP_LOGIN_RSP && wait_ms > RBDI_NUDGE_MS) {
+	if ((rsp_opcode == RBD_OP_LOGIN_RSP ||
+	     rsp_opcode == RBD_OP_AUTH_BEGIN_RSP) && wait_ms > RBDI_NUDGE_MS) {
 		left = wait_for_completion_timeout(&sess->ctrl_done,
 						   msecs_to_jiffies(RBDI_NUDGE_MS));
 		if (left)
 			return sess->ctrl_result;
 		wait_ms -= RBDI_NUDGE_MS;
-		pr_debug("session %s: no LOGIN response after %u ms; sending a NOP behind it\n",
-			 sess->name, RBDI_NUDGE_MS);
+		pr_debug("session %s: no %s after %u ms; sending a NOP behind it\n",
+			 sess->name, rbd_opcode_str(rsp_opcode), RBDI_NUDGE_MS);
 		ret = rbdi_nop_send(sess);
 		if (ret)
 			rbdi_sess_err(sess, "queue 0: ib_post_send of a NOP failed (%d)\n",
@@ -725,7 +738,7 @@ static int rbdi_ctrl_exec(struct rbdi_session *sess, u8 rsp_opcode, u32 len,
 }
 
 /* Arm slot 0 for a response of @opcode; returns the new tag. */
-static u64 rbdi_ctrl_arm(struct rbdi_session *sess, u8 opcode)
+u64 rbdi_ctrl_arm(struct rbdi_session *sess, u8 opcode)
 {
 	struct rbdi_ctrl_slot *s = &sess->queues[0].slots[RBDI_SLOT_LOGIN];
 	u64 tag;
@@ -784,7 +797,8 @@ static int rbdi_login(struct rbdi_session *sess)
 			      o->initiator, o->target, o->lun, &sess->dst,
 			      rbd_reject_str(status));
 		rbdi_sess_set_last_error(sess, rbd_reject_str(status));
-		return status == RBD_REJ_ACL_DENIED ? -EACCES : -ECONNREFUSED;
+		return status == RBD_REJ_ACL_DENIED ||
+		       rbd_reject_is_auth(status) ? -EACCES : -ECONNREFUSED;
 	}
 	rbd_check_limits_init(&q0->lim, rsp, 0, 0);
 	sess->nr_queues = le16_to_cpu(rsp->nr_queues);
@@ -949,6 +963,7 @@ static void rbdi_queue_init(struct rbdi_session *sess, u16 qid)
 	q->polled = qid && qid > sess->nr_queues - sess->nr_poll;
 	memset(&q->cm_req, 0, sizeof(q->cm_req));
 	if (!qid) {
+		sess->cm_auth = false;
 		q->depth = 0;
 		q->nr_rbufs = RBD_CTRL_SLOTS;
 		q->rbuf_size = RBD_CTRL_CAPSULE_MAX;
@@ -1021,7 +1036,9 @@ int rbdi_connect(struct rbdi_session *sess)
 		       &sess->queues[0].cm_id->route.addr.src_addr,
 		       &sess->queues[0].cm_id->route.addr.dst_addr);
 
-	ret = rbdi_login(sess);
+	ret = rbdi_authenticate(sess);
+	if (!ret)
+		ret = rbdi_login(sess);
 	if (ret)
 		return ret;
 	/* The target's keep-alive timer runs from the LOGIN on. */

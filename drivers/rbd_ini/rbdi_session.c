@@ -239,7 +239,9 @@ struct rbdi_session *rbdi_sess_create(const char *name)
 	sess = kzalloc(sizeof(*sess), GFP_KERNEL);
 	if (!sess)
 		return ERR_PTR(-ENOMEM);
-	if (rbdi_blk_sess_init(sess)) {
+	sess->auth = kzalloc(sizeof(*sess->auth), GFP_KERNEL);
+	if (!sess->auth || rbdi_blk_sess_init(sess)) {
+		kfree(sess->auth);
 		kfree(sess);
 		return ERR_PTR(-ENOMEM);
 	}
@@ -312,6 +314,7 @@ static void rbdi_sess_free(struct kref *ref)
 
 	mutex_destroy(&sess->lock);
 	rbdi_blk_sess_free(sess);
+	kfree_sensitive(sess->auth);
 	kfree(sess);
 }
 
@@ -358,6 +361,8 @@ static int rbdi_sess_check_config(struct rbdi_session *sess)
 		rbdi_sess_err(sess, "cannot enable: initiator is not set (rbdadm sets it from /etc/rbd/initiatorname)\n");
 		return -EINVAL;
 	}
+	if (rbdi_auth_check_config(sess))
+		return -EINVAL;
 
 	/* Parsed again: the interface named as IPv6 scope may be gone. */
 	snprintf(port, sizeof(port), "%u", o->trsvcid);

@@ -20,6 +20,7 @@
 #include <rbd/rbd_proto.h>
 #include <rbd/rbd_proto_check.h>
 
+#include "auth.h"
 #include "output.h"
 #include "rbdadm.h"
 
@@ -102,6 +103,7 @@ struct conn {
 	struct ibv_mr *mr;
 	uint8_t *buf;		/* RBD_CTRL_SLOTS receives, then one send */
 	bool connected;
+	bool auth;		/* the target can authenticate */
 };
 
 #define RECV_BUF(c, i)	((c)->buf + (size_t)(i) * RBD_CTRL_CAPSULE_MAX)
@@ -239,6 +241,7 @@ static int conn_open(struct conn *c, const char *addr, unsigned int port,
 	cr.magic = rbd_cpu_to_le32(RBD_CM_MAGIC);
 	cr.version = rbd_cpu_to_le16(RBD_PROTO_VERSION);
 	cr.length = rbd_cpu_to_le16(sizeof(cr));
+	cr.features = rbd_cpu_to_le64(RBD_FEAT_AUTH);
 	param.private_data = &cr;
 	param.private_data_len = sizeof(cr);
 	param.responder_resources = 1;
@@ -266,6 +269,7 @@ static int conn_open(struct conn *c, const char *addr, unsigned int port,
 			    portal, rbd_check_str(ret));
 			goto fail;
 		}
+		c->auth = rbd_le32(rep.flags) & RBD_CM_REP_F_AUTH;
 		freeaddrinfo(dst);
 		if (sa)
 			freeaddrinfo(sa);
@@ -296,13 +300,16 @@ fail:
 	return -1;
 }
 
-/* Send @req, wait for the response; returns its length or -1. */
-static int conn_request(struct conn *c, const struct rbd_discover_req *req,
-			struct rbd_discover_rsp *rsp)
+/*
+ * Send @len bytes of @req, wait for the response and copy at most
+ * @rsp_size bytes of it to @rsp; returns its length or -1.
+ */
+static int conn_request(struct conn *c, const void *req, size_t len,
+			void *rsp, size_t rsp_size)
 {
 	struct ibv_sge sge = {
 		.addr = (uintptr_t)SEND_BUF(c),
-		.length = sizeof(*req),
+		.length = (uint32_t)len,
 		.lkey = c->mr->lkey,
 	};
 	struct ibv_send_wr wr = {
@@ -314,7 +321,7 @@ static int conn_request(struct conn *c, const struct rbd_discover_req *req,
 	struct ibv_wc wc;
 	int n;
 
-	memcpy(SEND_BUF(c), req, sizeof(*req));
+	memcpy(SEND_BUF(c), req, len);
 	if (ibv_post_send(c->id->qp, &wr, &bad))
 		return -1;
 	while (now_ms() < end) {
@@ -330,24 +337,87 @@ static int conn_request(struct conn *c, const struct rbd_discover_req *req,
 		if (!(wc.opcode & IBV_WC_RECV))
 			continue;
 		n = wc.byte_len;
-		memset(rsp, 0, sizeof(*rsp));
+		memset(rsp, 0, rsp_size);
 		memcpy(rsp, RECV_BUF(c, wc.wr_id),
-		       (size_t)n < sizeof(*rsp) ? (size_t)n : sizeof(*rsp));
+		       (size_t)n < rsp_size ? (size_t)n : rsp_size);
 		post_recv(c, wc.wr_id);
 		return n;
 	}
 	return -1;
 }
 
+/*
+ * Authenticate the connection for discovery by @ini (protocol.rst, "13.
+ * Authentication"). Returns 0, or an exit status after printing why.
+ */
+static int disc_auth(struct conn *c, const char *portal, const char *ini,
+		     const struct auth_cred *cred, const struct auth_cred *mut)
+{
+	struct rbd_auth_begin b;
+	struct rbd_auth_begin_rsp br;
+	struct rbd_auth_proof p;
+	struct rbd_auth_proof_rsp pr;
+	enum rbd_check chk;
+	uint16_t status;
+	int n;
+
+	if (!c->auth) {
+		err("discover: %s does not support authentication", portal);
+		return EXIT_AUTH;
+	}
+	if (auth_begin_init(&b, rbd_tag(0, 1, 1), mut->user[0], ini, NULL))
+		return EXIT_FAIL;
+	n = conn_request(c, &b, sizeof(b), &br, sizeof(br));
+	chk = n < 0 ? RBD_CHECK_SHORT :
+		      rbd_check_auth_begin_rsp(&br, (size_t)n, &b);
+	if (chk) {
+		err("discover: bad answer to AUTH_BEGIN from %s: %s", portal,
+		    n < 0 ? "none" : rbd_check_str(chk));
+		return EXIT_FAIL;
+	}
+	status = rbd_le16(br.status);
+	if (status) {
+		err("discover: %s refused authentication: %s", portal,
+		    rbd_reject_str(status));
+		return EXIT_AUTH;
+	}
+	if (auth_proof_init(&p, rbd_tag(0, 2, 1), &b, &br, cred))
+		return EXIT_FAIL;
+	n = conn_request(c, &p, sizeof(p), &pr, sizeof(pr));
+	chk = n < 0 ? RBD_CHECK_SHORT :
+		      rbd_check_auth_proof_rsp(&pr, (size_t)n, &b, &p);
+	if (chk) {
+		err("discover: bad answer to AUTH_PROOF from %s: %s", portal,
+		    n < 0 ? "none" : rbd_check_str(chk));
+		return EXIT_FAIL;
+	}
+	status = rbd_le16(pr.status);
+	if (status) {
+		err("discover: %s: %s (check --auth-user and the secret; the target's log says why)",
+		    portal, rbd_reject_str(status));
+		return EXIT_AUTH;
+	}
+	if (mut->user[0] && auth_check_target(&b, &br, &pr, mut)) {
+		err("discover: %s failed mutual authentication: it did not prove the secret of %s",
+		    portal, mut->user);
+		return EXIT_AUTH;
+	}
+	return 0;
+}
+
 void usage_discover(void)
 {
 	puts("Usage: rbdadm discover -a ADDR[:PORT] [-I|--initiator NAME] [-s|--source ADDR] [-j|--json]\n"
+	     "                       [--auth-user USER --auth-secret-file FILE\n"
+	     "                        [--auth-mutual-user USER --auth-mutual-secret-file FILE]]\n"
 	     "\n"
 	     "Ask the target portal ADDR (port 65000 by default; IPv6 in\n"
 	     "brackets) which targets and LUNs this initiator may log in to:\n"
 	     "those its ACLs map, or every LUN of a target portal group in\n"
 	     "demo mode. The initiator name defaults to the one in\n"
-	     RBD_INITIATORNAME_FILE ".");
+	     RBD_INITIATORNAME_FILE ". With --auth-user the connection first\n"
+	     "authenticates with the target's discovery credentials\n"
+	     "(discovery_auth), as rbdadm login does with an ACL's.");
 }
 
 int cmd_discover(int argc, char **argv)
@@ -358,8 +428,15 @@ int cmd_discover(int argc, char **argv)
 		{ "source", required_argument, NULL, 's' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "auth-user", required_argument, NULL, 'U' },
+		{ "auth-secret-file", required_argument, NULL, 'S' },
+		{ "auth-mutual-user", required_argument, NULL, 'V' },
+		{ "auth-mutual-secret-file", required_argument, NULL, 'W' },
 		{ NULL, 0, NULL, 0 },
 	};
+	struct auth_opts ao = {};
+	struct auth_cred cred, mut;
+	int have_auth;
 	char addr[INET6_ADDRSTRLEN + 2], src[INET6_ADDRSTRLEN + 2], portal[80];
 	char ini[RBD_NAME_LEN] = "";
 	const char *a_opt = NULL, *s_opt = NULL, *i_opt = NULL;
@@ -381,6 +458,18 @@ int cmd_discover(int argc, char **argv)
 			break;
 		case 's':
 			s_opt = optarg;
+			break;
+		case 'U':
+			ao.user = optarg;
+			break;
+		case 'S':
+			ao.secret_file = optarg;
+			break;
+		case 'V':
+			ao.mutual_user = optarg;
+			break;
+		case 'W':
+			ao.mutual_secret_file = optarg;
 			break;
 		case 'j':
 			opt_json = 1;
@@ -425,9 +514,21 @@ int cmd_discover(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	snprintf(portal, sizeof(portal), strchr(addr, ':') ? "[%s]:%u" : "%s:%u", addr, port);
+	have_auth = auth_opts_load(&ao, "discover", &cred, &mut);
+	if (have_auth < 0)
+		return -have_auth;
 
 	if (conn_open(&c, addr, port, s_opt ? src : NULL, portal))
 		goto out;
+	if (have_auth) {
+		n = disc_auth(&c, portal, ini, &cred, &mut);
+		auth_cred_clear(&cred);
+		auth_cred_clear(&mut);
+		if (n) {
+			ret = n;
+			goto out;
+		}
+	}
 	req.hdr.opcode = RBD_OP_DISCOVER;
 	req.hdr.version = RBD_PROTO_VERSION;
 	req.hdr.length = rbd_cpu_to_le32(sizeof(req));
@@ -438,7 +539,7 @@ int cmd_discover(int argc, char **argv)
 		enum rbd_check chk;
 		uint16_t status;
 
-		n = conn_request(&c, &req, &rsp);
+		n = conn_request(&c, &req, sizeof(req), &rsp, sizeof(rsp));
 		if (n < 0) {
 			err("discover: %s did not answer DISCOVER (a target without discovery?)",
 			    portal);
@@ -450,6 +551,12 @@ int cmd_discover(int argc, char **argv)
 			goto out;
 		}
 		status = rbd_le16(rsp.status);
+		if (status == RBD_REJ_AUTH_REQUIRED) {
+			err("discover: %s requires authentication for discovery (give --auth-user and --auth-secret-file)",
+			    portal);
+			ret = EXIT_AUTH;
+			goto out;
+		}
 		if (status == RBD_REJ_ACL_DENIED) {
 			err("discover: access denied: %s has no LUNs for initiator %s", portal, ini);
 			goto out;

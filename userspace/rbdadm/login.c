@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "auth.h"
 #include "output.h"
 #include "rbdadm.h"
 
@@ -31,10 +32,10 @@ struct setting {
 	char value[256];
 };
 
-static int write_attr(const char *dir, const char *name, const char *val)
+static int write_attr_len(const char *dir, const char *name, const void *val,
+			  size_t len)
 {
 	char path[PATH_MAX];
-	size_t len = strlen(val);
 	ssize_t n;
 	int fd, ret = 0;
 
@@ -48,6 +49,82 @@ static int write_attr(const char *dir, const char *name, const char *val)
 	else if ((size_t)n != len)
 		ret = -EIO;
 	close(fd);
+	return ret;
+}
+
+static int write_attr(const char *dir, const char *name, const char *val)
+{
+	return write_attr_len(dir, name, val, strlen(val));
+}
+
+/**
+ * auth_opts_load() - the credentials the --auth-* options name
+ * @o: The options given.
+ * @cmd: "login" or "discover", for messages.
+ * @ini: Receives the user and secret this initiator proves.
+ * @tgt: Receives those the target must prove (user empty: not asked).
+ *
+ * Return: 1 with credentials, 0 without any option, or an exit status
+ * (EXIT_USAGE, EXIT_FAIL) after printing why.
+ */
+int auth_opts_load(const struct auth_opts *o, const char *cmd,
+		   struct auth_cred *ini, struct auth_cred *tgt)
+{
+	char why[512];
+
+	memset(ini, 0, sizeof(*ini));
+	memset(tgt, 0, sizeof(*tgt));
+	if (!o->user && !o->secret_file && !o->mutual_user &&
+	    !o->mutual_secret_file)
+		return 0;
+	if (!o->user != !o->secret_file) {
+		err("%s: --auth-user and --auth-secret-file go together", cmd);
+		return -EXIT_USAGE;
+	}
+	if (!o->mutual_user != !o->mutual_secret_file) {
+		err("%s: --auth-mutual-user and --auth-mutual-secret-file go together", cmd);
+		return -EXIT_USAGE;
+	}
+	if (!o->user) {
+		err("%s: mutual authentication needs --auth-user and --auth-secret-file too", cmd);
+		return -EXIT_USAGE;
+	}
+	if (auth_load_cred(ini, o->user, o->secret_file, why, sizeof(why))) {
+		err("%s: %s", cmd, why);
+		return -EXIT_FAIL;
+	}
+	if (o->mutual_user &&
+	    auth_load_cred(tgt, o->mutual_user, o->mutual_secret_file, why,
+			   sizeof(why))) {
+		auth_cred_clear(ini);
+		err("%s: %s", cmd, why);
+		return -EXIT_FAIL;
+	}
+	if (o->mutual_user && ini->secret_len == tgt->secret_len &&
+	    !memcmp(ini->secret, tgt->secret, ini->secret_len)) {
+		auth_cred_clear(ini);
+		auth_cred_clear(tgt);
+		err("%s: the mutual secret must differ from the initiator's", cmd);
+		return -EXIT_USAGE;
+	}
+	return 1;
+}
+
+/* Write the credentials to the session; 0 or a negative errno. */
+static int write_auth(const char *dir, const struct auth_cred *ini,
+		      const struct auth_cred *tgt)
+{
+	int ret;
+
+	ret = write_attr(dir, "auth_user", ini->user);
+	if (!ret)
+		ret = write_attr_len(dir, "auth_secret", ini->secret,
+				     ini->secret_len);
+	if (!ret && tgt->user[0])
+		ret = write_attr(dir, "auth_mutual_user", tgt->user);
+	if (!ret && tgt->user[0])
+		ret = write_attr_len(dir, "auth_mutual_secret", tgt->secret,
+				     tgt->secret_len);
 	return ret;
 }
 
@@ -399,6 +476,11 @@ void usage_login(void)
 	     "      --reconnect-delay SEC   between reconnect attempts (default 10)\n"
 	     "      --ctrl-loss-tmo SEC     give up reconnecting after (default 600, -1 never)\n"
 	     "      --fast-io-fail-tmo SEC  fail I/O while reconnecting after (default off)\n"
+	     "      --auth-user USER        authenticate as USER (the target's auth userid)\n"
+	     "      --auth-secret-file FILE USER's secret, 12 to 255 bytes, in a file only\n"
+	     "                              its owner can read\n"
+	     "      --auth-mutual-user USER the target must prove it is USER (userid_mutual)\n"
+	     "      --auth-mutual-secret-file FILE  that user's secret\n"
 	     "      --persist               record the login in " RBD_SESSIONS_FILE ";\n"
 	     "                              rbd-sessions.service logs in again at boot\n"
 	     "  -j, --json                  JSON output");
@@ -407,7 +489,7 @@ void usage_login(void)
 int cmd_login(int argc, char **argv)
 {
 	enum { O_INLINE = 256, O_IMM, O_IOTMO, O_RDELAY, O_LOSS, O_FAST, O_PERSIST,
-	       O_POLL };
+	       O_POLL, O_AUSER, O_ASECRET, O_AMUSER, O_AMSECRET };
 	static const struct option opts[] = {
 		{ "address", required_argument, NULL, 'a' },
 		{ "target", required_argument, NULL, 't' },
@@ -426,6 +508,10 @@ int cmd_login(int argc, char **argv)
 		{ "ctrl-loss-tmo", required_argument, NULL, O_LOSS },
 		{ "fast-io-fail-tmo", required_argument, NULL, O_FAST },
 		{ "persist", no_argument, NULL, O_PERSIST },
+		{ "auth-user", required_argument, NULL, O_AUSER },
+		{ "auth-secret-file", required_argument, NULL, O_ASECRET },
+		{ "auth-mutual-user", required_argument, NULL, O_AMUSER },
+		{ "auth-mutual-secret-file", required_argument, NULL, O_AMSECRET },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -439,6 +525,9 @@ int cmd_login(int argc, char **argv)
 	char dir[PATH_MAX], dev[64];
 	unsigned long long lun = 0, v;
 	unsigned int port;
+	struct auth_opts ao = {};
+	struct auth_cred ini_cred, tgt_cred;
+	int have_auth;
 	bool persist = false;
 	char *ep;
 
@@ -455,6 +544,10 @@ int cmd_login(int argc, char **argv)
 		case 'n': sname = optarg; continue;
 		case 'j': opt_json = 1; continue;
 		case O_PERSIST: persist = true; continue;
+		case O_AUSER: ao.user = optarg; continue;
+		case O_ASECRET: ao.secret_file = optarg; continue;
+		case O_AMUSER: ao.mutual_user = optarg; continue;
+		case O_AMSECRET: ao.mutual_secret_file = optarg; continue;
 		case 'h': usage_login(); return EXIT_OK;
 		case 'l':
 			errno = 0;
@@ -507,6 +600,9 @@ int cmd_login(int argc, char **argv)
 		err("login: -a ADDR[:PORT] and -t TARGET are required (see rbdadm login --help)");
 		return EXIT_USAGE;
 	}
+	have_auth = auth_opts_load(&ao, "login", &ini_cred, &tgt_cred);
+	if (have_auth < 0)
+		return -have_auth;
 	if (parse_portal(portal, addr, sizeof(addr), &port)) {
 		err("login: invalid address '%s': expected IPv4[:PORT] or [IPv6][:PORT]", portal);
 		return EXIT_USAGE;
@@ -595,6 +691,16 @@ int cmd_login(int argc, char **argv)
 			goto fail;
 		}
 	}
+	if (have_auth) {
+		ret = write_auth(dir, &ini_cred, &tgt_cred);
+		auth_cred_clear(&ini_cred);
+		auth_cred_clear(&tgt_cred);
+		if (ret) {
+			err("login: credentials refused by rbdi (%s; the kernel log says why)",
+			    strerror(-ret));
+			goto fail;
+		}
+	}
 	for (i = 0; i < nset; i++) {
 		ret = write_attr(dir, set[i].attr, set[i].value);
 		if (ret) {
@@ -611,6 +717,15 @@ int cmd_login(int argc, char **argv)
 		/* rbdi says why in last_error; errno alone is ambiguous. */
 		if (read_attr(dir, "last_error", why, sizeof(why)) || !*why)
 			snprintf(why, sizeof(why), "%s", login_error(-ret));
+		if (strstr(why, "authentic")) {
+			err("login: %s:%u %s: %s%s", addr, port, target, why,
+			    strstr(why, "mutual") ?
+			    " (it did not prove the secret of --auth-mutual-user: another secret, or not the target meant)" :
+			    have_auth ? " (check --auth-user and the secret; the target's log says why)" :
+			    " (give --auth-user and --auth-secret-file)");
+			rmdir(dir);
+			return EXIT_AUTH;
+		}
 		err("login: %s:%u %s: %s", addr, port, target, why);
 		goto fail;
 	}

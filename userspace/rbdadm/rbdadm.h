@@ -10,6 +10,7 @@
 #define EXIT_OK		0
 #define EXIT_FAIL	1
 #define EXIT_USAGE	2
+#define EXIT_AUTH	3	/* authentication required or failed */
 
 /* The initiator's configfs tree (rbdi.ko). */
 #define RBDI_CONFIGFS	"/sys/kernel/config/rbdi"
@@ -50,6 +51,17 @@ void usage_stats(void);
 int cmd_rescan(int argc, char **argv);
 void usage_rescan(void);
 int resolve_session(const char *what, char *name, size_t len);
+
+/* --auth-* options of login and discover (in login.c). */
+struct auth_cred;
+struct auth_opts {
+	const char *user;
+	const char *secret_file;
+	const char *mutual_user;
+	const char *mutual_secret_file;
+};
+int auth_opts_load(const struct auth_opts *o, const char *cmd,
+		   struct auth_cred *ini, struct auth_cred *tgt);
 
 int cmd_discover(int argc, char **argv);
 void usage_discover(void);

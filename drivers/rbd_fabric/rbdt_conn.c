@@ -1077,6 +1077,9 @@ static bool rbdt_prelogin(struct rbdt_queue *q, struct rbdt_recv *r,
 		rbdt_queue_post_recv(q, r);
 		return true;
 	}
+	/* A NOP may follow a first capsule (rbdi's nudge), not be one. */
+	if (op == RBD_OP_NOP && !q->auth && !q->prelogin_used)
+		goto violation;
 	if (op != RBD_OP_DISCOVER && op != RBD_OP_AUTH_BEGIN &&
 	    op != RBD_OP_AUTH_PROOF && op != RBD_OP_NOP)
 		return false;

@@ -84,6 +84,7 @@
 #include "rbd/rbd_proto.h"
 #include "rbd/rbd_proto_check.h"
 #include "rbd-tool.h"
+#include "auth.h"
 
 #define EX_OK		0
 #define EX_USAGE	1
@@ -2128,6 +2129,140 @@ static int cmd_storm(int seconds, uint64_t seed)
 	return g.malformed || st.hangs || st.violations ? EX_HOSTILE : 0;
 }
 
+/*
+ * authcheck USER SECRETFILE: hostile uses of authentication, each on a
+ * fresh queue 0, one line each; the credentials must be right for the
+ * initiator and target names given (an ACL with authentication on).
+ */
+static int auth_connect(uint64_t features)
+{
+	struct rbd_cm_req cr;
+
+	disconnect_all();
+	fill_cm_req(&cr, 0, 0, features, 0);
+	return queue_connect(&g.q[0], &cr, RBD_CTRL_CAPSULE_MAX,
+			     RBD_CTRL_SLOTS, 0);
+}
+
+/* Send @len bytes of @req; the answer's status, -1 disconnect, -2 none. */
+static int auth_send(void *req, uint32_t len, void *rsp, uint32_t rsp_max)
+{
+	struct queue *q = &g.q[0];
+	int n;
+
+	((struct rbd_hdr *)req)->tag =
+		rbd_cpu_to_le64(next_tag(q, RBD_CTRL_SLOTS));
+	n = ctrl_request(q, req, len, rsp, rsp_max);
+	if (n < 0)
+		return n;
+	return rbd_le16(((struct rbd_auth_begin_rsp *)rsp)->status);
+}
+
+static const char *auth_outcome(int st)
+{
+	static char buf[64];
+
+	if (st == -1)
+		return "disconnect";
+	if (st == -2)
+		return "no answer";
+	snprintf(buf, sizeof(buf), "%s", st ? rbd_reject_str(st) : "accepted");
+	return buf;
+}
+
+/* BEGIN (as @b, filled in) then PROOF (as @p, or computed when NULL). */
+static int auth_run(struct rbd_auth_begin *b, struct rbd_auth_proof *p,
+		    const struct auth_cred *c, struct rbd_auth_begin_rsp *br)
+{
+	struct rbd_auth_proof_rsp pr;
+	struct rbd_auth_proof mine;
+	int st;
+
+	st = auth_send(b, sizeof(*b), br, sizeof(*br));
+	if (st)
+		return st;
+	if (!p) {
+		auth_proof_init(&mine, 0, b, br, c);
+		p = &mine;
+	}
+	return auth_send(p, sizeof(*p), &pr, sizeof(pr));
+}
+
+static int cmd_authcheck(const char *user, const char *file)
+{
+	struct rbd_auth_begin b, b0;
+	struct rbd_auth_begin_rsp br;
+	struct rbd_auth_proof p0;
+	struct auth_cred c;
+	char why[256];
+	uint64_t t0;
+	int st;
+
+	if (auth_load_cred(&c, user, file, why, sizeof(why))) {
+		fprintf(stderr, "authcheck: %s\n", why);
+		return EX_USAGE;
+	}
+	g.features |= RBD_FEAT_AUTH;
+	/* A good exchange, recorded for the replay. */
+	if (auth_connect(g.features))
+		return EX_DISC;
+	auth_begin_init(&b0, 0, false, g.initiator, g.target);
+	st = auth_send(&b0, sizeof(b0), &br, sizeof(br));
+	if (!st)
+		st = auth_proof_init(&p0, 0, &b0, &br, &c) ? -2 :
+		     auth_send(&p0, sizeof(p0), &(struct rbd_auth_proof_rsp){},
+			       sizeof(struct rbd_auth_proof_rsp));
+	printf("authcheck right secret: %s\n", auth_outcome(st));
+
+	/* The same AUTH_BEGIN and proof on a new connection. */
+	if (auth_connect(g.features))
+		return EX_DISC;
+	b = b0;
+	t0 = now_ms();
+	st = auth_run(&b, &p0, &c, &br);
+	printf("authcheck replayed proof: %s%s\n", auth_outcome(st),
+	       st > 0 && now_ms() - t0 >= 2000 ? " after 2 s" : "");
+
+	/* A LOGIN for other names than those authenticated. */
+	if (auth_connect(g.features))
+		return EX_DISC;
+	auth_begin_init(&b, 0, false, g.initiator, g.target);
+	st = auth_run(&b, NULL, &c, &br);
+	if (!st) {
+		const char *ini = g.initiator;
+
+		g.initiator = "iqn.2026-12.org.example.rbd:other";
+		st = session_open(1);
+		g.initiator = ini;
+		printf("authcheck login as another initiator: %s\n",
+		       st == EX_REFUSED ? rbd_reject_str(g.last_reject) :
+					  "not refused");
+	} else {
+		printf("authcheck login as another initiator: %s\n",
+		       auth_outcome(st));
+	}
+
+	/* Out of order: PROOF first, BEGIN twice, BEGIN without the offer. */
+	if (auth_connect(g.features))
+		return EX_DISC;
+	st = auth_send(&p0, sizeof(p0), &br, sizeof(br));
+	printf("authcheck proof before begin: %s\n", auth_outcome(st));
+	if (auth_connect(g.features))
+		return EX_DISC;
+	auth_begin_init(&b, 0, false, g.initiator, g.target);
+	st = auth_send(&b, sizeof(b), &br, sizeof(br));
+	if (!st)
+		st = auth_send(&b, sizeof(b), &br, sizeof(br));
+	printf("authcheck begin twice: %s\n", auth_outcome(st));
+	if (auth_connect(g.features & ~RBD_FEAT_AUTH))
+		return EX_DISC;
+	st = auth_send(&b, sizeof(b), &br, sizeof(br));
+	printf("authcheck begin without the offer: %s\n", auth_outcome(st));
+	disconnect_all();
+	auth_cred_clear(&c);
+	return 0;
+}
+
 static void usage(void)
 {
 	fprintf(stderr,
@@ -2139,7 +2274,8 @@ static void usage(void)
 		"          raw DIR LEN LUN CDB churn N SECONDS storm SECONDS SEED\n"
 		"          logout hostile\n"
 		"          discover-check\n"
-		"          flood N HOLD [churn]\n");
+		"          flood N HOLD [churn]\n"
+		"          authcheck USER SECRETFILE\n");
 	exit(EX_USAGE);
 }
 
@@ -2216,6 +2352,12 @@ int main(int argc, char **argv)
 		ret = cmd_flood(atoi(argv[optind + 1]), atoi(argv[optind + 2]),
 				optind + 3 < argc &&
 				!strcmp(argv[optind + 3], "churn"));
+		goto out;
+	}
+	if (!strcmp(argv[optind], "authcheck")) {
+		if (optind + 2 >= argc)
+			usage();
+		ret = cmd_authcheck(argv[optind + 1], argv[optind + 2]);
 		goto out;
 	}
 	if (!strcmp(argv[optind], "discover-check")) {

@@ -7,7 +7,7 @@
  *
  *   rbd-fake-target -a ADDR [-p PORT] [-n BLOCKS] [-H CASE] [-T LBA]
  *                   [-c COUNT] [-R WRITES] [-A MS] [-X write|read]
- *                   [-M SEED] [-v]
+ *                   [-M SEED] [-Z USER] [-v]
  *   rbd-fake-target -P LBA NBLK      print the pattern of those blocks
  *
  * The disk has BLOCKS 512-byte blocks (default 16384, 8 MiB); every
@@ -45,6 +45,13 @@
  * or the residual, which no validator can check, so that the data stays
  * right. Each change is printed as "mutate: ..."; the initiator must
  * refuse what is wrong, reconnect and go on.
+ *
+ * -Z plays an impostor that claims to be the target user USER (a name that
+ * is no secret) without knowing its secret: it announces authentication,
+ * answers AUTH_BEGIN with a challenge and any AUTH_PROOF with success
+ * and, when asked to prove itself, USER and a made-up proof. Printed as
+ * "impostor: ...". Without -Z the fake target does not announce
+ * authentication at all, as a target without it.
  *
  * Any LOGIN is accepted (any names, LUN 0 only matters for nothing):
  * the grants are the requests capped at 128 KiB I/O, 4 KiB inline writes
@@ -150,6 +157,8 @@ static struct {
 	int verbose;
 	uint64_t regrant;	/* -R: writes before the first session drops */
 	uint64_t accept_delay;	/* -A, ms */
+	const char *impostor;	/* -Z: the target user it claims to be */
+	struct rbd_auth_begin begin;	/* the last AUTH_BEGIN (-Z) */
 	unsigned int logins;
 	uint64_t first_handle;
 	struct rbd_login_rsp first;	/* the first LOGIN's grant */
@@ -365,6 +374,43 @@ static int ctrl_login(struct conn *c, const uint8_t *buf, uint32_t len)
 #undef MIN
 }
 
+/* -Z: accept any proof and "prove" itself with random bytes. */
+static int ctrl_auth(struct conn *c, const uint8_t *buf, uint32_t len)
+{
+	const struct rbd_hdr *h = (const void *)buf;
+
+	if (!g.impostor || rbd_check_request(buf, len, &c->lim)) {
+		printf("qid 0: unexpected %s\n", rbd_opcode_str(h->opcode));
+		return -1;
+	}
+	if (h->opcode == RBD_OP_AUTH_BEGIN) {
+		struct rbd_auth_begin_rsp *r = (void *)c->send_buf;
+
+		memcpy(&g.begin, buf, sizeof(g.begin));
+		memset(r, 0, sizeof(*r));
+		fill_hdr(&r->hdr, RBD_OP_AUTH_BEGIN_RSP, sizeof(*r), h->tag);
+		r->hash = g.begin.hash;
+		fill_pattern(r->challenge, now_ms(), sizeof(r->challenge));
+		r->challenge[0] |= 1;
+		return send_msg(c, sizeof(*r), false, 0);
+	} else {
+		struct rbd_auth_proof_rsp *r = (void *)c->send_buf;
+
+		memset(r, 0, sizeof(*r));
+		fill_hdr(&r->hdr, RBD_OP_AUTH_PROOF_RSP, sizeof(*r), h->tag);
+		if (g.begin.flags & RBD_AUTH_F_MUTUAL) {
+			r->flags = RBD_AUTH_F_MUTUAL;
+			snprintf(r->user, sizeof(r->user), "%s", g.impostor);
+			fill_pattern(r->proof, now_ms() * 7, sizeof(r->proof));
+		}
+		printf("impostor: accepted the proof of %.*s, %s\n",
+		       RBD_AUTH_USER_LEN, ((const struct rbd_auth_proof *)buf)->user,
+		       r->flags ? "sent a made-up proof" : "asked for none");
+		fflush(stdout);
+		return send_msg(c, sizeof(*r), false, 0);
+	}
+}
+
 static int ctrl_capsule(struct conn *c, const uint8_t *buf, uint32_t len)
 {
 	const struct rbd_hdr *h = (const void *)buf;
@@ -376,6 +422,9 @@ static int ctrl_capsule(struct conn *c, const uint8_t *buf, uint32_t len)
 	switch (h->opcode) {
 	case RBD_OP_LOGIN:
 		return ctrl_login(c, buf, len);
+	case RBD_OP_AUTH_BEGIN:
+	case RBD_OP_AUTH_PROOF:
+		return ctrl_auth(c, buf, len);
 	case RBD_OP_NOP:
 		if (len != sizeof(struct rbd_nop))
 			return -1;
@@ -942,6 +991,9 @@ static bool on_connect_request(struct rdma_cm_event *ev)
 	c->rep.length = rbd_cpu_to_le16(sizeof(c->rep));
 	c->rep.qid = req.qid;
 	c->rep.queue_depth = req.queue_depth;
+	if (g.impostor && !req.qid &&
+	    (rbd_le64(req.features) & RBD_FEAT_AUTH))
+		c->rep.flags = rbd_cpu_to_le32(RBD_CM_REP_F_AUTH);
 	c->ini_depth = ev->param.conn.responder_resources;
 	if (c->ini_depth > dattr.max_qp_init_rd_atom)
 		c->ini_depth = dattr.max_qp_init_rd_atom;
@@ -1074,7 +1126,7 @@ static void usage(FILE *f)
 
 	fprintf(f,
 		"usage: rbd-fake-target -a ADDR [-p PORT] [-n BLOCKS] [-H CASE] [-T LBA] [-c COUNT]\n"
-		"                       [-R WRITES] [-A MS] [-X write|read] [-M SEED] [-v]\n"
+		"                       [-R WRITES] [-A MS] [-X write|read] [-M SEED] [-Z USER] [-v]\n"
 		"       rbd-fake-target -P LBA NBLK   (print the pattern of those blocks)\n"
 		"cases:");
 	for (i = H_TAG; i < sizeof(hcase_name) / sizeof(hcase_name[0]); i++)
@@ -1097,7 +1149,7 @@ int main(int argc, char **argv)
 	unsigned int i;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "a:p:n:H:T:c:R:A:X:M:P:vh")) != -1) {
+	while ((opt = getopt(argc, argv, "a:p:n:H:T:c:R:A:X:M:P:Z:vh")) != -1) {
 		switch (opt) {
 		case 'a':
 			g.addr = optarg;
@@ -1130,6 +1182,9 @@ int main(int argc, char **argv)
 			g.mutate_x = v;
 			g.mutate_skip = 64;
 			g.mutate_left = 400;
+			break;
+		case 'Z':
+			g.impostor = optarg;
 			break;
 		case 'X':
 			if (strcmp(optarg, "write") && strcmp(optarg, "read")) {

@@ -90,8 +90,8 @@ ssize_t rbdt_auth_show(struct rbdt_auth_cred *c, enum rbdt_auth_field f,
 
 /*
  * Store one field of @c; "", "\n" and "NULL" (what targetcli writes)
- * clear it. @where names the group in the log line of a refusal, which
- * never quotes a secret.
+ * clear it. @where names the ACL, TPG or discovery in the log line of a
+ * refusal, which never quotes a secret.
  */
 ssize_t rbdt_auth_store(struct rbdt_auth_cred *c, enum rbdt_auth_field f,
 			const char *page, size_t count, const char *where)
@@ -109,11 +109,11 @@ ssize_t rbdt_auth_store(struct rbdt_auth_cred *c, enum rbdt_auth_field f,
 		ret = rbd_auth_parse_key(page, count, tmp->key, &tmp->key_len);
 	if (ret) {
 		if (user)
-			pr_warn("%s: user name '%.*s' refused: 1 to %u printable characters without blanks\n",
+			pr_warn("%s: auth user name '%.*s' refused: 1 to %u printable characters without blanks\n",
 				where, (int)min_t(size_t, count, 64), page,
 				RBD_AUTH_USER_LEN - 1);
 		else
-			pr_warn("%s: secret of %zu bytes refused: %u to %u bytes\n",
+			pr_warn("%s: auth secret of %zu bytes refused: %u to %u bytes\n",
 				where, count && page[count - 1] == '\n' ?
 				count - 1 : count,
 				RBD_AUTH_SECRET_MIN, RBD_AUTH_SECRET_MAX);

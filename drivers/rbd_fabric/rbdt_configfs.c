@@ -547,6 +547,22 @@ static struct rbdt_auth_cred *rbdt_discovery_cred(struct config_item *item)
 	return &rbdt_disc_cred;
 }
 
+/* Who an auth/ group belongs to, for log lines. */
+static const char *rbdt_nacl_who(struct config_item *item)
+{
+	return auth_to_nacl(item)->initiatorname;
+}
+
+static const char *rbdt_tpg_who(struct config_item *item)
+{
+	return to_rbdt_tpg(auth_to_tpg(item))->name;
+}
+
+static const char *rbdt_discovery_who(struct config_item *item)
+{
+	return "discovery";
+}
+
 #define RBDT_AUTH_ATTR(_scope, _field, _f, _mode)			\
 static const enum rbdt_auth_field rbdt_##_scope##_auth_##_field##_f = _f; \
 									\
@@ -563,7 +579,7 @@ static ssize_t rbdt_##_scope##_auth_##_field##_store(struct config_item *item, \
 {									\
 	return rbdt_auth_store(rbdt_##_scope##_cred(item),		\
 			       rbdt_##_scope##_auth_##_field##_f, page,	\
-			       count, #_scope " auth/" #_field);	\
+			       count, rbdt_##_scope##_who(item));	\
 }									\
 									\
 static struct configfs_attribute rbdt_##_scope##_auth_attr_##_field = { \

@@ -203,17 +203,6 @@ static void rbdt_auth_send(struct rbdt_queue *q, u32 slot, u16 status,
 	rbdt_ctrl_send(q, slot, len, r);
 }
 
-static void rbdt_auth_hdr(void *buf, u8 opcode, u32 len, __le64 tag)
-{
-	struct rbd_hdr *hdr = buf;
-
-	memset(buf, 0, len);
-	hdr->opcode = opcode;
-	hdr->version = RBD_PROTO_VERSION;
-	hdr->length = cpu_to_le32(len);
-	hdr->tag = tag;
-}
-
 static void rbdt_auth_begin(struct rbdt_queue *q, struct rbdt_recv *r)
 {
 	const struct rbd_auth_begin *b = r->buf;
@@ -222,7 +211,7 @@ static void rbdt_auth_begin(struct rbdt_queue *q, struct rbdt_recv *r)
 	struct rbdt_auth *a;
 	u16 status;
 
-	rbdt_auth_hdr(rsp, RBD_OP_AUTH_BEGIN_RSP, sizeof(*rsp), b->hdr.tag);
+	rbd_hdr_fill(rsp, RBD_OP_AUTH_BEGIN_RSP, sizeof(*rsp), b->hdr.tag);
 	a = kzalloc(sizeof(*a), GFP_KERNEL);
 	if (!a) {
 		rsp->status = cpu_to_le16(RBD_REJ_NO_RESOURCES);
@@ -283,7 +272,7 @@ static void rbdt_auth_fail_work(struct work_struct *work)
 	u32 slot = rbd_tag_slot(le64_to_cpu(a->fail_tag));
 	struct rbd_auth_proof_rsp *rsp = q->ctrl[slot].buf;
 
-	rbdt_auth_hdr(rsp, RBD_OP_AUTH_PROOF_RSP, sizeof(*rsp), a->fail_tag);
+	rbd_hdr_fill(rsp, RBD_OP_AUTH_PROOF_RSP, sizeof(*rsp), a->fail_tag);
 	rsp->status = cpu_to_le16(RBD_REJ_AUTH_FAILED);
 	rbdt_auth_send(q, slot, RBD_REJ_AUTH_FAILED, sizeof(*rsp), a->fail_r);
 }
@@ -315,7 +304,7 @@ static void rbdt_auth_proof_rcvd(struct rbdt_queue *q, struct rbdt_recv *r)
 				   msecs_to_jiffies(RBDT_AUTH_FAIL_DELAY_MS));
 		return;
 	}
-	rbdt_auth_hdr(rsp, RBD_OP_AUTH_PROOF_RSP, sizeof(*rsp), p->hdr.tag);
+	rbd_hdr_fill(rsp, RBD_OP_AUTH_PROOF_RSP, sizeof(*rsp), p->hdr.tag);
 	if ((a->begin.flags & RBD_AUTH_F_MUTUAL) &&
 	    rbd_auth_proof(&a->cred.tgt, 1, &a->begin, a->challenge,
 			   rsp->proof)) {

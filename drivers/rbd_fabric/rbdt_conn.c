@@ -447,24 +447,13 @@ void rbdt_ctrl_send(struct rbdt_queue *q, u32 slot, u32 len,
 	}
 }
 
-static void rbdt_fill_hdr(void *buf, u8 opcode, u32 len, __le64 tag)
-{
-	struct rbd_hdr *hdr = buf;
-
-	memset(buf, 0, len);
-	hdr->opcode = opcode;
-	hdr->version = RBD_PROTO_VERSION;
-	hdr->length = cpu_to_le32(len);
-	hdr->tag = tag;
-}
-
 /* Answer a LOGIN with @reason; the caller has logged why. */
 static void __rbdt_login_fail(struct rbdt_queue *q, u32 slot, __le64 tag,
 			      struct rbdt_recv *r, u16 reason)
 {
 	struct rbd_login_rsp *rsp = q->ctrl[slot].buf;
 
-	rbdt_fill_hdr(rsp, RBD_OP_LOGIN_RSP, sizeof(*rsp), tag);
+	rbd_hdr_fill(rsp, RBD_OP_LOGIN_RSP, sizeof(*rsp), tag);
 	rsp->status = cpu_to_le16(reason);
 	q->ctrl[slot].status = reason;
 	rbdt_ctrl_send(q, slot, sizeof(*rsp), r);
@@ -752,7 +741,7 @@ static void rbdt_handle_login(struct rbdt_queue *q, struct rbdt_recv *r,
 		      READ_ONCE(tpg->attrib.max_io_size), dev_max);
 	max_io = max_t(u32, round_down(max_io, RBD_IO_BYTES_ALIGN),
 		       RBD_MIN_IO_BYTES);
-	rbdt_fill_hdr(&sess->login, RBD_OP_LOGIN_RSP, sizeof(*rsp), tag);
+	rbd_hdr_fill(&sess->login, RBD_OP_LOGIN_RSP, sizeof(*rsp), tag);
 	grant = RBD_FEAT_REMOTE_INV;
 	/* iWARP has no immediate data for a bare response to carry. */
 	if (!rdma_protocol_iwarp(q->dev->ib_dev, q->port_num))
@@ -835,8 +824,8 @@ static void rbdt_send_logout_rsp(struct rbdt_session *sess)
 	struct rbdt_queue *q = sess->queues[0];
 	u32 slot = rbd_tag_slot(sess->logout_tag);
 
-	rbdt_fill_hdr(q->ctrl[slot].buf, RBD_OP_LOGOUT_RSP,
-		      sizeof(struct rbd_logout), cpu_to_le64(sess->logout_tag));
+	rbd_hdr_fill(q->ctrl[slot].buf, RBD_OP_LOGOUT_RSP,
+		     sizeof(struct rbd_logout), cpu_to_le64(sess->logout_tag));
 	rbdt_ctrl_send(q, slot, sizeof(struct rbd_logout), NULL);
 }
 
@@ -904,7 +893,7 @@ static void rbdt_handle_nop(struct rbdt_queue *q, struct rbdt_recv *r,
 		return;
 	}
 
-	rbdt_fill_hdr(rsp, RBD_OP_NOP_RSP, sizeof(*rsp), req->hdr.tag);
+	rbd_hdr_fill(rsp, RBD_OP_NOP_RSP, sizeof(*rsp), req->hdr.tag);
 	rsp->cookie = req->cookie;
 	rbdt_ctrl_send(q, slot, sizeof(*rsp), r);
 }
@@ -915,7 +904,7 @@ static void rbdt_tmf_send(struct rbdt_queue *q, u32 slot, __le64 tag,
 {
 	struct rbd_tmf_rsp *rsp = q->ctrl[slot].buf;
 
-	rbdt_fill_hdr(rsp, RBD_OP_TMF_RSP, sizeof(*rsp), tag);
+	rbd_hdr_fill(rsp, RBD_OP_TMF_RSP, sizeof(*rsp), tag);
 	rsp->response = response;
 	rbdt_ctrl_send(q, slot, sizeof(*rsp), r);
 }

@@ -26,17 +26,6 @@ static int rbdi_auth_fail(struct rbdi_session *sess, const char *why)
 	return -EACCES;
 }
 
-static void rbdi_auth_hdr(void *buf, u8 opcode, u32 len, u64 tag)
-{
-	struct rbd_hdr *hdr = buf;
-
-	memset(buf, 0, len);
-	hdr->opcode = opcode;
-	hdr->version = RBD_PROTO_VERSION;
-	hdr->length = cpu_to_le32(len);
-	hdr->tag = cpu_to_le64(tag);
-}
-
 /* Send @len bytes of @req on queue 0's login slot and wait for @rsp_op. */
 static int rbdi_auth_exec(struct rbdi_session *sess, void *req, u32 len,
 			  u8 rsp_op)
@@ -55,7 +44,7 @@ static int rbdi_auth_begin(struct rbdi_session *sess)
 	u16 status;
 	int ret;
 
-	rbdi_auth_hdr(b, RBD_OP_AUTH_BEGIN, sizeof(*b), 0);
+	rbd_hdr_fill(b, RBD_OP_AUTH_BEGIN, sizeof(*b), 0);
 	b->hash = RBD_AUTH_HMAC_SHA256;
 	if (rbd_auth_secret_set(&sess->auth->tgt))
 		b->flags = RBD_AUTH_F_MUTUAL;
@@ -82,7 +71,7 @@ static int rbdi_auth_prove(struct rbdi_session *sess)
 	u16 status;
 	int ret;
 
-	rbdi_auth_hdr(p, RBD_OP_AUTH_PROOF, sizeof(*p), 0);
+	rbd_hdr_fill(p, RBD_OP_AUTH_PROOF, sizeof(*p), 0);
 	memcpy(p->user, a->ini.user, sizeof(p->user));
 	ret = rbd_auth_proof(&a->ini, 0, &a->begin, a->begin_rsp.challenge,
 			     p->proof);

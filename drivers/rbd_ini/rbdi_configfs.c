@@ -409,15 +409,22 @@ out:
 	return ret;
 }
 
-static ssize_t rbdi_sess_auth_user_show(struct config_item *item, char *page)
+static ssize_t rbdi_sess_auth_show(struct config_item *item, char *page,
+				   bool mutual)
 {
 	struct rbdi_session *sess = to_rbdi_sess(item);
 	ssize_t ret;
 
 	mutex_lock(&sess->lock);
-	ret = sysfs_emit(page, "%s\n", sess->auth->ini.user);
+	ret = sysfs_emit(page, "%s\n", mutual ? sess->auth->tgt.user :
+						sess->auth->ini.user);
 	mutex_unlock(&sess->lock);
 	return ret;
+}
+
+static ssize_t rbdi_sess_auth_user_show(struct config_item *item, char *page)
+{
+	return rbdi_sess_auth_show(item, page, false);
 }
 
 static ssize_t rbdi_sess_auth_user_store(struct config_item *item,
@@ -431,13 +438,7 @@ CONFIGFS_ATTR(rbdi_sess_, auth_user);
 static ssize_t rbdi_sess_auth_mutual_user_show(struct config_item *item,
 					       char *page)
 {
-	struct rbdi_session *sess = to_rbdi_sess(item);
-	ssize_t ret;
-
-	mutex_lock(&sess->lock);
-	ret = sysfs_emit(page, "%s\n", sess->auth->tgt.user);
-	mutex_unlock(&sess->lock);
-	return ret;
+	return rbdi_sess_auth_show(item, page, true);
 }
 
 static ssize_t rbdi_sess_auth_mutual_user_store(struct config_item *item,

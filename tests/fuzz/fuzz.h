@@ -112,27 +112,19 @@ static inline void fuzz_ctrl_ok(const uint8_t *p, size_t size, uint32_t qid)
 	FUZZ_ASSERT(!hdr->flags);
 }
 
-/* A valid name: printable, terminated, NUL-padded. */
-static inline void fuzz_name_ok(const char *name)
+/* A valid name or user name: printable, terminated, NUL-padded. */
+static inline void fuzz_field_ok(const char *name, size_t size)
 {
-	size_t n = strnlen(name, RBD_NAME_LEN), i;
+	size_t n = strnlen(name, size), i;
 
-	FUZZ_ASSERT(n > 0 && n < RBD_NAME_LEN);
-	for (i = 0; i < RBD_NAME_LEN; i++)
+	FUZZ_ASSERT(n > 0 && n < size);
+	for (i = 0; i < size; i++)
 		FUZZ_ASSERT(i < n ? name[i] > 0x20 && name[i] < 0x7f :
 				    !name[i]);
 }
 
-/* A valid authentication user name: as a name, in a 256-byte field. */
-static inline void fuzz_user_ok(const char *user)
-{
-	size_t n = strnlen(user, RBD_AUTH_USER_LEN), i;
-
-	FUZZ_ASSERT(n > 0 && n < RBD_AUTH_USER_LEN);
-	for (i = 0; i < RBD_AUTH_USER_LEN; i++)
-		FUZZ_ASSERT(i < n ? user[i] > 0x20 && user[i] < 0x7f :
-				    !user[i]);
-}
+#define fuzz_name_ok(name)	fuzz_field_ok(name, RBD_NAME_LEN)
+#define fuzz_user_ok(user)	fuzz_field_ok(user, RBD_AUTH_USER_LEN)
 
 /* Return 1 when the @n bytes at @p are all zero. */
 static inline int fuzz_zero(const void *p, size_t n)

@@ -443,6 +443,25 @@ static inline unsigned int rbd_cdb_dirs(const __u8 *cdb)
 	}
 }
 
+/**
+ * rbd_hdr_fill() - zero a capsule and fill in its header
+ * @buf: the capsule, @len bytes.
+ * @opcode: &enum rbd_opcode.
+ * @len: its length, also &rbd_hdr.length.
+ * @tag: &rbd_hdr.tag, in wire order.
+ */
+static inline void rbd_hdr_fill(void *buf, __u8 opcode, __u32 len,
+				__le64 tag)
+{
+	struct rbd_hdr *hdr = (struct rbd_hdr *)buf;
+
+	__builtin_memset(buf, 0, len);
+	hdr->opcode = opcode;
+	hdr->version = RBD_PROTO_VERSION;
+	hdr->length = rbd_cpu_to_le32(len);
+	hdr->tag = tag;
+}
+
 /* Return 1 when the @n bytes at @p are all zero. */
 static inline int rbd_check_zero(const void *p, size_t n)
 {

@@ -600,6 +600,11 @@ int cmd_login(int argc, char **argv)
 		err("login: -a ADDR[:PORT] and -t TARGET are required (see rbdadm login --help)");
 		return EXIT_USAGE;
 	}
+	if (persist && ((ao.secret_file && ao.secret_file[0] != '/') ||
+			(ao.mutual_secret_file && ao.mutual_secret_file[0] != '/'))) {
+		err("login: --persist needs absolute paths of the secret files (restore runs from another directory)");
+		return EXIT_USAGE;
+	}
 	have_auth = auth_opts_load(&ao, "login", &ini_cred, &tgt_cred);
 	if (have_auth < 0)
 		return -have_auth;

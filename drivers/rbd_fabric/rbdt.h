@@ -227,7 +227,8 @@ struct rbdt_recv {
  * @dma: Its DMA address.
  * @busy: A request holds the slot until its response completes.
  * @opcode: Opcode of the response being sent.
- * @status: LOGIN_RSP status, to disconnect after a failed login.
+ * @status: Status of a refused LOGIN or AUTH, whose send completion
+ *	disconnects; 0 for every other response.
  */
 struct rbdt_ctrl {
 	struct ib_cqe cqe;
@@ -806,7 +807,7 @@ ssize_t rbdt_auth_store(struct rbdt_auth_cred *c, enum rbdt_auth_field f,
 			const char *page, size_t count, const char *where);
 ssize_t rbdt_auth_target_show(struct rbdt_auth_cred *c, char *page);
 void rbdt_auth_cred_clear(struct rbdt_auth_cred *c);
-bool rbdt_auth_handle(struct rbdt_queue *q, struct rbdt_recv *r, u32 len);
+bool rbdt_auth_handle(struct rbdt_queue *q, struct rbdt_recv *r);
 bool rbdt_auth_failed(struct rbdt_queue *q);
 u16 rbdt_auth_login_check(struct rbdt_queue *q, struct rbdt_tpg *tpg,
 			  const char *ini, const char *tgt);

@@ -108,10 +108,10 @@ ssize_t rbdt_auth_store(struct rbdt_auth_cred *c, enum rbdt_auth_field f,
 	else
 		ret = rbd_auth_parse_key(page, count, tmp->key, &tmp->key_len);
 	if (ret) {
+		/* Not quoted: it may be a secret written to the wrong file. */
 		if (user)
-			pr_warn("%s: auth user name '%.*s' refused: 1 to %u printable characters without blanks\n",
-				where, (int)min_t(size_t, count, 64), page,
-				RBD_AUTH_USER_LEN - 1);
+			pr_warn("%s: auth user name of %zu bytes refused: 1 to %u printable characters without blanks\n",
+				where, count, RBD_AUTH_USER_LEN - 1);
 		else
 			pr_warn("%s: auth secret of %zu bytes refused: %u to %u bytes\n",
 				where, count && page[count - 1] == '\n' ?
@@ -331,13 +331,12 @@ static void rbdt_auth_proof_rcvd(struct rbdt_queue *q, struct rbdt_recv *r)
  * @q: Queue 0, not logged in.
  * @r: The receive buffer, holding a capsule that rbd_check_request()
  *	accepted; its control slot is claimed.
- * @len: Its byte count.
  *
  * Return: false for a capsule out of order (the caller disconnects):
  * authentication not offered, AUTH_BEGIN twice or after a DISCOVER,
  * AUTH_PROOF without a challenge.
  */
-bool rbdt_auth_handle(struct rbdt_queue *q, struct rbdt_recv *r, u32 len)
+bool rbdt_auth_handle(struct rbdt_queue *q, struct rbdt_recv *r)
 {
 	const struct rbd_hdr *hdr = r->buf;
 

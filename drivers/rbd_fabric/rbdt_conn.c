@@ -396,11 +396,8 @@ static void rbdt_ctrl_send_done(struct ib_cq *cq, struct ib_wc *wc)
 		rbdt_queue_error(q);
 		return;
 	}
-	/* Every refusal of LOGIN or AUTH ends the connection. */
-	if (ctrl->opcode == RBD_OP_LOGOUT_RSP ||
-	    (ctrl->opcode == RBD_OP_LOGIN_RSP && ctrl->status) ||
-	    (ctrl->opcode == RBD_OP_AUTH_BEGIN_RSP && ctrl->status) ||
-	    (ctrl->opcode == RBD_OP_AUTH_PROOF_RSP && ctrl->status))
+	/* A LOGOUT, and every refusal of LOGIN or AUTH, ends the connection. */
+	if (ctrl->opcode == RBD_OP_LOGOUT_RSP || ctrl->status)
 		rbdt_queue_error(q);
 }
 
@@ -1084,7 +1081,7 @@ static bool rbdt_prelogin(struct rbdt_queue *q, struct rbdt_recv *r,
 		rbdt_handle_nop(q, r, rbd_tag_slot(le64_to_cpu(hdr->tag)));
 		break;
 	default:
-		if (!rbdt_auth_handle(q, r, len))
+		if (!rbdt_auth_handle(q, r))
 			goto violation;
 	}
 	return true;

@@ -385,9 +385,9 @@ static ssize_t rbdi_sess_auth_store(struct config_item *item,
 				      attr, RBD_AUTH_SECRET_MIN,
 				      RBD_AUTH_SECRET_MAX);
 		else
-			rbdi_sess_err(sess, "%s: invalid value '%*pE': 1 to %u printable characters without blanks\n",
-				      attr, rbdi_quote_len(page), page,
-				      RBD_AUTH_USER_LEN - 1);
+			/* Not quoted: it may be a secret in the wrong file. */
+			rbdi_sess_err(sess, "%s: invalid value of %zu bytes: 1 to %u printable characters without blanks\n",
+				      attr, count, RBD_AUTH_USER_LEN - 1);
 		goto out;
 	}
 	mutex_lock(&sess->lock);

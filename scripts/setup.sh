@@ -3,7 +3,7 @@
 #
 # Install everything rbd needs to build and test on Debian 12, from
 # Debian's own packages, and prepare the pieces built from Debian's kernel
-# source (checkpatch.pl, siw.ko).  Idempotent: a second run installs
+# source (checkpatch.pl, siw.ko, a fixed rdma_rxe.ko).  Idempotent: a second run installs
 # nothing and rebuilds nothing that is current.
 set -euo pipefail
 
@@ -62,9 +62,9 @@ CACHE=${RBD_CACHE:-/var/cache/rbd}
 SRCTAR=$(ls /usr/src/linux-source-6.1.tar.xz 2>/dev/null || true)
 [ -n "$SRCTAR" ] || die "linux-source-6.1 tarball not found in /usr/src"
 SRCDIR=$CACHE/linux-source-6.1
-stamp=$SRCDIR/.rbd-unpacked
+stamp=$SRCDIR/.rbd-unpacked-2
 if [ ! -f "$stamp" ] || [ "$SRCTAR" -nt "$stamp" ]; then
-	echo "setup: unpacking checkpatch and siw from $SRCTAR into $SRCDIR"
+	echo "setup: unpacking checkpatch, siw and rxe from $SRCTAR into $SRCDIR"
 	rm -rf "$SRCDIR"
 	mkdir -p "$CACHE"
 	tar -C "$CACHE" -xf "$SRCTAR" --wildcards \
@@ -72,6 +72,7 @@ if [ ! -f "$stamp" ] || [ "$SRCTAR" -nt "$stamp" ]; then
 		'linux-source-6.1/scripts/spelling.txt' \
 		'linux-source-6.1/scripts/const_structs.checkpatch' \
 		'linux-source-6.1/drivers/infiniband/sw/siw/*' \
+		'linux-source-6.1/drivers/infiniband/sw/rxe/*' \
 		'linux-source-6.1/drivers/infiniband/ulp/rtrs/*' \
 		'linux-source-6.1/drivers/block/rnbd/*'
 	touch "$stamp"
@@ -92,6 +93,9 @@ for hdr in /usr/src/linux-headers-*-amd64; do
 			die "building siw failed, see $out/build.log"
 	fi
 done
+
+# Soft-RoCE with the fixes the link flap tests need (scripts/patches/).
+"$(dirname "$0")/build-rxe.sh" "$SRCDIR"
 
 # RNBD and RTRS, a peer for "make bench", built the same way.
 "$(dirname "$0")/build-rnbd.sh" "$SRCDIR"

@@ -31,6 +31,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <net/net_namespace.h>
+#include <rdma/ib_cache.h>
 #include <rdma/ib_cm.h>
 #include <rdma/mr_pool.h>
 
@@ -428,7 +429,22 @@ static int rbdi_route_resolved(struct rbdi_queue *q)
 		.retry_count		= 7,
 		.rnr_retry_count	= 7,
 	};
+	enum ib_port_state state;
 	int ret;
+
+	/*
+	 * A connect request sent from a port that is down is lost; waiting
+	 * for its timeout would delay the attempt after the link returns.
+	 * Fail now: the port coming up starts the next attempt.
+	 */
+	if (!ib_get_cached_port_state(q->cm_id->device, q->cm_id->port_num,
+				      &state) && state != IB_PORT_ACTIVE) {
+		rbdi_sess_err_rl(q->sess, "queue %u: cannot connect to %pISpc: %s/%u is down\n",
+				 q->qid, &q->sess->dst,
+				 dev_name(&q->cm_id->device->dev),
+				 q->cm_id->port_num);
+		return -ENETDOWN;
+	}
 
 	ret = rdma_connect_locked(q->cm_id, &param);
 	if (ret)

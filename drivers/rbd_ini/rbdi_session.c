@@ -35,6 +35,7 @@
 
 static LIST_HEAD(rbdi_sessions);
 static DEFINE_MUTEX(rbdi_sessions_mutex);
+static struct ib_client rbdi_ib_client;
 
 static const char * const rbdi_sess_state_names[] = {
 	[RBDI_SESS_OFFLINE]		= "offline",
@@ -508,7 +509,7 @@ void rbdi_sess_disable(struct rbdi_session *sess)
  * returns, so the session is taken down like enable=0, disk included;
  * its directory stays and can be enabled again.
  */
-static void rbdi_ib_remove(struct ib_device *device, void *client_data)
+static void rbdi_ib_remove(struct ib_device *device)
 {
 	struct rbdi_session *sess, **list;
 	unsigned int n = 0, i;
@@ -540,13 +541,63 @@ static void rbdi_ib_remove(struct ib_device *device, void *client_data)
 	kfree(list);
 }
 
+/*
+ * A port came up: a session waiting for its next reconnect attempt tries
+ * at once instead of after the rest of reconnect_delay, so it returns as
+ * soon as its link does. Only a pending attempt is moved: the error work
+ * queues the first one, and one that runs finishes on its own. Every
+ * reconnecting session is kicked; one on another device makes an early
+ * attempt, no more.
+ */
+static void rbdi_ib_event(struct ib_event_handler *handler,
+			  struct ib_event *event)
+{
+	struct rbdi_session *sess;
+
+	if (event->event != IB_EVENT_PORT_ACTIVE)
+		return;
+	mutex_lock(&rbdi_sessions_mutex);
+	list_for_each_entry(sess, &rbdi_sessions, entry) {
+		spin_lock_irq(&sess->state_lock);
+		if (sess->state == RBDI_SESS_RECONNECTING &&
+		    delayed_work_pending(&sess->reconnect_work))
+			mod_delayed_work(rbdi_wq, &sess->reconnect_work, 0);
+		spin_unlock_irq(&sess->state_lock);
+	}
+	mutex_unlock(&rbdi_sessions_mutex);
+}
+
+static int rbdi_ib_add(struct ib_device *device)
+{
+	struct ib_event_handler *handler;
+
+	handler = kzalloc(sizeof(*handler), GFP_KERNEL);
+	if (!handler)
+		return -ENOMEM;
+	INIT_IB_EVENT_HANDLER(handler, device, rbdi_ib_event);
+	ib_register_event_handler(handler);
+	ib_set_client_data(device, &rbdi_ib_client, handler);
+	return 0;
+}
+
+static void rbdi_ib_remove_client(struct ib_device *device, void *client_data)
+{
+	struct ib_event_handler *handler = client_data;
+
+	ib_unregister_event_handler(handler);
+	kfree(handler);
+	rbdi_ib_remove(device);
+}
+
 static struct ib_client rbdi_ib_client = {
 	.name	= "rbdi",
-	.remove	= rbdi_ib_remove,
+	.add	= rbdi_ib_add,
+	.remove	= rbdi_ib_remove_client,
 };
 
 /**
- * rbdi_sessions_init() - register for RDMA device removal
+ * rbdi_sessions_init() - register for RDMA devices: their ports coming up
+ * and their removal
  *
  * Return: 0 or the error of ib_register_client().
  */

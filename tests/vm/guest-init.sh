@@ -61,6 +61,8 @@ mount -t configfs configfs /sys/kernel/config
 kver=$(uname -r)
 if [ -d "/lib/modules/$kver" ]; then
 	cp -r "$RBD_MODROOT/lib/modules/$kver/extra" "/lib/modules/$kver/"
+	[ ! -d "$RBD_MODROOT/lib/modules/$kver/updates" ] ||
+		cp -r "$RBD_MODROOT/lib/modules/$kver/updates" "/lib/modules/$kver/"
 	cp "$RBD_MODROOT/lib/modules/$kver"/modules.* "/lib/modules/$kver/"
 else
 	cp -a "$RBD_MODROOT/lib/modules/$kver" "/lib/modules/$kver"

@@ -18,6 +18,9 @@
 #   make check-style     checkpatch --strict and sparse over kernel sources
 #   make check-debug     the guest suite (T=...) on a debug kernel: KASAN,
 #                        lockdep, kmemleak, fault injection (built once, cached)
+#   make soak            link flaps, wire cuts, target restarts under fio verify
+#                        on two guests, about 3 h per provider (SOAK_*=N to
+#                        change counts); Documentation/testing.rst
 #   make bench           performance against RNBD, nvme-rdma, SRP, iSER, iSCSI,
 #                        NBD (BENCH_QUICK=1: a short run); Documentation/performance.rst
 #   make install         modules (+ depmod), rbdadm, targetcli, udev rules;
@@ -43,7 +46,7 @@ KSRC := $(shell find drivers include tests/modules -name '*.[ch]' ! -name '*.mod
 export KDIR KVER
 
 .PHONY: all modules userspace tools unit setup check check-quick check-unit check-schema \
-	check-guest check-style check-fuzz fuzz bench install install-targetcli install-udev \
+	check-guest check-style check-fuzz fuzz bench soak install install-targetcli install-udev \
 	uninstall-udev check-debug clean help \
 	dkms-source install-dkms check-dkms
 
@@ -100,6 +103,12 @@ check-quick: modules userspace tools
 # Not part of "make check": far too slow for CI.
 check-debug: userspace tools
 	@dir=$$(scripts/build-debug-kernel.sh) && RBD_KERNEL=$$dir tests/check $(T)
+
+# The reliability soak on two guests, both providers, about 3 hours each
+# (tests/soak/001, Documentation/testing.rst). Not part of "make check";
+# SOAK_* variables (tests/common/soak) change its counts.
+soak: modules userspace tools
+	tests/check soak
 
 # The performance comparison: one guest, every transport (bench/).
 bench: modules userspace tools

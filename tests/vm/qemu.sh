@@ -29,6 +29,11 @@ write_conf() {
 	RBD_TIMEOUT_SCALE='${RBD_TIMEOUT_SCALE:-1}'
 	RBD_HUNG_TASK_SECS='$((${RBD_HUNG_TASK_SECS:-90} * ${RBD_TIMEOUT_SCALE:-1}))'
 	EOF
+	# The soak's settings (tests/common/soak), as given to "make soak".
+	local v
+	for v in $(compgen -v SOAK_); do
+		printf "export %s='%s'\n" "$v" "${!v}" >> "$dir/$file"
+	done
 }
 
 # qemu_cmd DIR CONF SMP CONSOLE [EXTRA QEMU ARGS...]
@@ -118,7 +123,7 @@ run_dual_guest() {
 	local net_i="-netdev socket,id=n0,udp=127.0.0.1:$rb,localaddr=127.0.0.1:$pb -device virtio-net-pci,netdev=n0,mac=52:54:00:ab:00:02"
 	# The target host's own disk (/dev/vda there), which outlives its
 	# reboots.
-	truncate -s 64M "$dir/peer-disk.img"
+	truncate -s 160M "$dir/peer-disk.img"
 	net_t+=" -drive file=$dir/peer-disk.img,if=virtio,format=raw,cache=unsafe"
 	# Monitors, for nic_watch.
 	net_t+=" -qmp unix:$dir/qmp-peer.sock,server=on,wait=off"

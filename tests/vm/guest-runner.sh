@@ -63,11 +63,20 @@ for entry in $RBD_TESTS; do
 		[ -n "$cur_provider" ] && _teardown_provider "$cur_provider"
 		cur_provider=
 		if [ -n "$provider" ]; then
-			if ! _rdma_setup "$provider" >> "$OUT/rdma-setup.log" 2>&1; then
-				echo skip > "$res/status"
-				echo "soft RDMA provider $provider could not be set up (see rdma-setup.log)" > "$res/reason"
+			# A provider that does not come up fails each of its
+			# tests: a skip would not fail the run, and a run with
+			# nothing tested would pass. The set-up's output is the
+			# entry's log (tests/check prints its tail).
+			if ! _rdma_setup "$provider" > "$res/full" 2>&1; then
+				cat "$res/full" >> "$OUT/rdma-setup.log"
+				echo fail > "$res/status"
+				why=$(grep . "$res/full" | tail -n1)
+				echo "soft RDMA provider $provider could not be set up: ${why:-no message} (see rdma-setup.log)" > "$res/reason"
+				echo 0.0 > "$res/runtime"
 				continue
 			fi
+			cat "$res/full" >> "$OUT/rdma-setup.log"
+			rm -f "$res/full"
 			cur_provider=$provider
 		fi
 	fi

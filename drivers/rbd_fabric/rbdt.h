@@ -526,6 +526,13 @@ struct rbdt_pool {
  * @auth: Queue 0's authentication state (rbdt_auth.c), from AUTH_BEGIN on.
  * @prelogin_used: Queue 0 carried a DISCOVER, after which no AUTH_BEGIN
  *	may come.
+ * @login_seen: Queue 0 received its LOGIN; a second one is a protocol
+ *	violation.
+ * @login_work: Handles a LOGIN again once the session it reinstates is
+ *	gone (rbdt_login_defer()); flushed before the queue is released.
+ * @login_recv: The receive holding that LOGIN, owned by @login_work.
+ * @login_len: Its byte count.
+ * @login_old: The session being reinstated; @login_work's reference.
  */
 struct rbdt_queue {
 	struct rdma_cm_id *cm_id;
@@ -580,6 +587,11 @@ struct rbdt_queue {
 	struct ib_sge batch_sge[RBD_RSP_BATCH_MAX];
 	struct rbdt_auth *auth;
 	bool prelogin_used;
+	bool login_seen;
+	struct work_struct login_work;
+	struct rbdt_recv *login_recv;
+	u32 login_len;
+	struct rbdt_session *login_old;
 };
 
 /* The queue of a work completion. */
@@ -659,6 +671,8 @@ enum rbdt_sess_state {
  * @se_sess: LIO's session.
  * @tpg: The TPG it logged in through.
  * @handle: Session handle given to the initiator.
+ * @instance: The initiator's name for the session (&rbd_login_req.instance)
+ *	when reinstatement was granted, otherwise 0.
  * @name: "<initiator> -> <target> lun <n>", for log lines.
  * @ref: Reference count.
  * @state: &enum rbdt_sess_state; protected by rbdt_sess_lock.
@@ -685,6 +699,7 @@ struct rbdt_session {
 	struct se_session *se_sess;
 	struct rbdt_tpg *tpg;
 	u64 handle;
+	u64 instance;
 	char name[2 * RBD_NAME_LEN + 32];
 	struct kref ref;
 	enum rbdt_sess_state state;

@@ -642,7 +642,50 @@ static void rbdt_session_put(struct rbdt_session *sess)
 	kref_put(&sess->ref, rbdt_session_free);
 }
 
-/* LOGIN on queue 0; runs in the CQ work. */
+/*
+ * An earlier session of initiator instance @instance of @ini on @tpg, live
+ * or closing, referenced; NULL if none. Called with @tpg->lock held.
+ */
+static struct rbdt_session *rbdt_instance_find(struct rbdt_tpg *tpg,
+					       const char *ini, u64 instance)
+{
+	struct rbdt_session *s;
+
+	lockdep_assert_held(&tpg->lock);
+	if (!instance)
+		return NULL;
+	list_for_each_entry(s, &tpg->sess_list, tpg_entry)
+		if (s->instance == instance &&
+		    !strcmp(s->se_sess->se_node_acl->initiatorname, ini)) {
+			kref_get(&s->ref);
+			return s;
+		}
+	return NULL;
+}
+
+/*
+ * Reinstatement: close @old, an earlier session of the same initiator
+ * instance, and handle the LOGIN in @r again once it is gone
+ * (rbdt_login_work()), so that none of its commands can reach the device
+ * after one of the new session. Takes over the reference on @old.
+ */
+static void rbdt_login_defer(struct rbdt_queue *q, struct rbdt_recv *r,
+			     u32 len, struct rbdt_session *old)
+{
+	unsigned long flags;
+
+	pr_info("%s: login from %pISpc reinstates session %016llx (%s): closing it first\n",
+		old->tpg->name, &q->peer, old->handle, old->name);
+	spin_lock_irqsave(&rbdt_sess_lock, flags);
+	__rbdt_session_shutdown(old);
+	spin_unlock_irqrestore(&rbdt_sess_lock, flags);
+	q->login_recv = r;
+	q->login_len = len;
+	q->login_old = old;
+	queue_work(rbdt_wq, &q->login_work);
+}
+
+/* LOGIN on queue 0; runs in the CQ work, or in rbdt_login_work(). */
 static void rbdt_handle_login(struct rbdt_queue *q, struct rbdt_recv *r,
 			      u32 len)
 {
@@ -651,7 +694,7 @@ static void rbdt_handle_login(struct rbdt_queue *q, struct rbdt_recv *r,
 	u32 slot = rbd_tag_slot(le64_to_cpu(req->hdr.tag));
 	__le64 tag = req->hdr.tag;
 	struct rbd_login_rsp *rsp = q->ctrl[slot].buf;
-	struct rbdt_session *sess;
+	struct rbdt_session *sess, *old;
 	struct se_session *se_sess;
 	struct rbdt_tpg *tpg;
 	enum rbd_check c;
@@ -694,6 +737,7 @@ static void rbdt_handle_login(struct rbdt_queue *q, struct rbdt_recv *r,
 	init_completion(&sess->released);
 	INIT_LIST_HEAD(&sess->tpg_entry);
 	sess->lun = lun;
+	sess->instance = le64_to_cpu(req->instance);
 	snprintf(sess->name, sizeof(sess->name), "%s -> %s lun %llu", ini, tgt,
 		 lun);
 
@@ -713,6 +757,9 @@ static void rbdt_handle_login(struct rbdt_queue *q, struct rbdt_recv *r,
 		logged = true;
 		goto out_unlock_tpg;
 	}
+	old = rbdt_instance_find(tpg, ini, sess->instance);
+	if (old)
+		goto out_defer;
 	if (!rbdt_login_acl_room(q, tpg, ini)) {
 		reason = RBD_REJ_NO_RESOURCES;
 		logged = true;
@@ -744,6 +791,8 @@ static void rbdt_handle_login(struct rbdt_queue *q, struct rbdt_recv *r,
 	if (!rdma_protocol_iwarp(q->dev->ib_dev, q->port_num))
 		grant |= RBD_FEAT_BARE_READ;
 	grant |= RBD_FEAT_RSP_BATCH | RBD_FEAT_AUTH;
+	if (sess->instance)
+		grant |= RBD_FEAT_REINSTATE;
 	sess->login.features = cpu_to_le64(le64_to_cpu(req->features) & grant);
 	sess->login.max_io_bytes = cpu_to_le32(max_io);
 	sess->login.inline_write_size =
@@ -805,6 +854,12 @@ static void rbdt_handle_login(struct rbdt_queue *q, struct rbdt_recv *r,
 	rbdt_ctrl_send(q, slot, sizeof(*rsp), r);
 	return;
 
+out_defer:
+	mutex_unlock(&tpg->lock);
+	rbdt_listeners_unlock();
+	kfree(sess);
+	rbdt_login_defer(q, r, len, old);
+	return;
 out_unlock_tpg:
 	mutex_unlock(&tpg->lock);
 out_unlock_listeners:
@@ -814,6 +869,34 @@ out_unlock_listeners:
 		__rbdt_login_fail(q, slot, tag, r, reason);
 	else
 		rbdt_login_fail(q, slot, tag, r, reason, ini, tgt);
+}
+
+/*
+ * The deferred LOGIN of @q, once the session it reinstates is closed;
+ * dropped when @q goes away first.
+ */
+static void rbdt_login_work(struct work_struct *work)
+{
+	struct rbdt_queue *q = container_of(work, struct rbdt_queue,
+					    login_work);
+	struct rbdt_session *old = q->login_old;
+	unsigned long flags;
+	bool dying;
+
+	for (;;) {
+		if (wait_for_completion_timeout(&old->released, HZ))
+			break;
+		if (READ_ONCE(q->dying))
+			break;
+	}
+	q->login_old = NULL;
+	rbdt_session_put(old);
+
+	spin_lock_irqsave(&q->lock, flags);
+	dying = q->dying;
+	spin_unlock_irqrestore(&q->lock, flags);
+	if (!dying)
+		rbdt_handle_login(q, q->login_recv, q->login_len);
 }
 
 static void rbdt_send_logout_rsp(struct rbdt_session *sess)
@@ -1063,8 +1146,13 @@ static bool rbdt_prelogin(struct rbdt_queue *q, struct rbdt_recv *r,
 		rbdt_queue_post_recv(q, r);
 		return true;
 	}
-	/* A NOP may follow a first capsule (rbdi's nudge), not be one. */
-	if (op == RBD_OP_NOP && !q->auth && !q->prelogin_used)
+	/*
+	 * A NOP may follow a first capsule (rbdi's nudge), not be one; after
+	 * a LOGIN that waits for the session it reinstates, it is answered
+	 * here.
+	 */
+	if (op == RBD_OP_NOP && !q->auth && !q->prelogin_used &&
+	    !q->login_seen)
 		goto violation;
 	if (op != RBD_OP_DISCOVER && op != RBD_OP_AUTH_BEGIN &&
 	    op != RBD_OP_AUTH_PROOF && op != RBD_OP_NOP)
@@ -1142,8 +1230,10 @@ static void rbdt_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 		if (len < sizeof(*hdr) || hdr->opcode != RBD_OP_LOGIN ||
 		    rbd_check_cmd_fatal(c))
 			goto out_violation;
-		if (!rbdt_ctrl_claim(q, rbd_tag_slot(le64_to_cpu(hdr->tag))))
+		if (q->login_seen ||
+		    !rbdt_ctrl_claim(q, rbd_tag_slot(le64_to_cpu(hdr->tag))))
 			goto out_violation;
+		q->login_seen = true;
 		rbdt_handle_login(q, r, len);
 		return;
 	}
@@ -1223,6 +1313,9 @@ static void rbdt_timeout_work(struct work_struct *work)
 	if (q->logged_in)
 		pr_warn_ratelimited("qid 0 %pISpc: keep-alive timeout (%u ms); disconnecting\n",
 				    &q->peer, q->keepalive_ms);
+	else if (q->login_seen)
+		pr_warn_ratelimited("qid 0 %pISpc: LOGIN still waiting after %u ms for the session it reinstates to close; disconnecting\n",
+				    &q->peer, RBD_LOGIN_TIMEOUT_MS);
 	else
 		pr_warn_ratelimited("qid 0 %pISpc: no LOGIN within %u ms; disconnecting\n",
 				    &q->peer, RBD_LOGIN_TIMEOUT_MS);
@@ -1429,6 +1522,7 @@ static void rbdt_queue_destroy(struct rbdt_queue *q)
 	unsigned long flags;
 
 	cancel_delayed_work_sync(&q->timeout_work);
+	flush_work(&q->login_work);
 	cancel_work_sync(&q->pending_work);
 	cancel_delayed_work_sync(&q->fetch_work);
 	rbdt_auth_queue_free(q);
@@ -1457,6 +1551,8 @@ static void rbdt_queue_release_work(struct work_struct *work)
 
 	rdma_disconnect(q->cm_id);
 	ib_drain_qp(q->qp);
+	/* A deferred LOGIN runs to its end before the queue is judged. */
+	flush_work(&q->login_work);
 
 	/* A LOGIN may have completed meanwhile: the session takes over. */
 	spin_lock_irqsave(&rbdt_sess_lock, flags);
@@ -1648,6 +1744,7 @@ int rbdt_connect_request(struct rdma_cm_id *cm_id, struct rdma_cm_event *event)
 	INIT_LIST_HEAD(&q->entry);
 	INIT_WORK(&q->release_work, rbdt_queue_release_work);
 	INIT_WORK(&q->pending_work, rbdt_pending_work);
+	INIT_WORK(&q->login_work, rbdt_login_work);
 	INIT_DELAYED_WORK(&q->timeout_work, rbdt_timeout_work);
 	INIT_DELAYED_WORK(&q->fetch_work, rbdt_fetch_stall_work);
 	INIT_LIST_HEAD(&q->halfopen_entry);
@@ -1725,7 +1822,9 @@ int rbdt_connect_request(struct rdma_cm_id *cm_id, struct rdma_cm_event *event)
 	rep.qid = req.qid;
 	rep.queue_depth = req.queue_depth;
 	if (!qid && (le64_to_cpu(req.features) & RBD_FEAT_AUTH))
-		rep.flags = cpu_to_le32(RBD_CM_REP_F_AUTH);
+		rep.flags |= cpu_to_le32(RBD_CM_REP_F_AUTH);
+	if (!qid && (le64_to_cpu(req.features) & RBD_FEAT_REINSTATE))
+		rep.flags |= cpu_to_le32(RBD_CM_REP_F_REINSTATE);
 	param.private_data = &rep;
 	param.private_data_len = sizeof(rep);
 	param.initiator_depth = min_t(u8, cp->initiator_depth,

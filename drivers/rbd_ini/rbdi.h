@@ -374,6 +374,13 @@ struct rbdi_session {
 	struct rbdi_sess_opts opts;
 	struct rbdi_auth *auth;
 	bool cm_auth;
+	/*
+	 * The LOGIN's instance, the same on every reconnect, so that the
+	 * target closes the earlier session first (RBD_FEAT_REINSTATE), if
+	 * queue 0's connect reply said it can (cm_reinstate).
+	 */
+	u64 instance;
+	bool cm_reinstate;
 
 	spinlock_t state_lock;	/* writes of state, last_error */
 	char last_error[128];

@@ -46,7 +46,8 @@
 #define RBDI_LOGOUT_WAIT_MS	5000
 
 /* Feature bits this initiator always offers; see rbdi_queue_init(). */
-#define RBDI_FEATURES		(RBD_FEAT_REMOTE_INV | RBD_FEAT_AUTH)
+#define RBDI_FEATURES		(RBD_FEAT_REMOTE_INV | RBD_FEAT_AUTH | \
+				 RBD_FEAT_REINSTATE)
 
 static void rbdi_queue_lost(struct rbdi_queue *q);
 
@@ -465,8 +466,11 @@ static int rbdi_established(struct rbdi_queue *q, struct rdma_cm_event *ev)
 			      q->qid, &q->sess->dst, rbd_check_str(c));
 		return -EPROTO;
 	}
-	if (!q->qid)
+	if (!q->qid) {
 		q->sess->cm_auth = le32_to_cpu(rep.flags) & RBD_CM_REP_F_AUTH;
+		q->sess->cm_reinstate = le32_to_cpu(rep.flags) &
+					RBD_CM_REP_F_REINSTATE;
+	}
 	return 0;
 }
 
@@ -797,6 +801,8 @@ static int rbdi_login(struct rbdi_session *sess)
 	req->nr_queues = cpu_to_le16(o->nr_queues + o->nr_poll_queues);
 	/* One MR per command: a single descriptor. */
 	req->max_desc = cpu_to_le16(1);
+	if (sess->cm_reinstate)
+		req->instance = cpu_to_le64(sess->instance);
 	strscpy(req->initiator_name, o->initiator, sizeof(req->initiator_name));
 	strscpy(req->target_name, o->target, sizeof(req->target_name));
 	req->hdr.tag = cpu_to_le64(rbdi_ctrl_arm(sess, RBD_OP_LOGIN_RSP));
@@ -980,6 +986,7 @@ static void rbdi_queue_init(struct rbdi_session *sess, u16 qid)
 	memset(&q->cm_req, 0, sizeof(q->cm_req));
 	if (!qid) {
 		sess->cm_auth = false;
+		sess->cm_reinstate = false;
 		q->depth = 0;
 		q->nr_rbufs = RBD_CTRL_SLOTS;
 		q->rbuf_size = RBD_CTRL_CAPSULE_MAX;

@@ -258,6 +258,9 @@ struct rbdi_session *rbdi_sess_create(const char *name)
 	INIT_DELAYED_WORK(&sess->ka_work, rbdi_ka_work);
 	INIT_DELAYED_WORK(&sess->lost_work, rbdi_lost_work);
 	sess->idx = -1;
+	do {
+		sess->instance = get_random_u64();
+	} while (!sess->instance);
 	sess->state = RBDI_SESS_OFFLINE;
 	sess->opts = (struct rbdi_sess_opts) {
 		.trsvcid		= 65000,

@@ -80,11 +80,14 @@ static void cm_rep(const uint8_t *p, size_t size, const struct rbd_cm_req *req)
 	FUZZ_ASSERT(out.version == req->version);
 	FUZZ_ASSERT(rbd_le16(out.length) == sizeof(out));
 	FUZZ_ASSERT(out.qid == req->qid && out.queue_depth == req->queue_depth);
-	/* Only queue 0, and only after an offer, hears of authentication. */
-	FUZZ_ASSERT(!(rbd_le32(out.flags) & ~(uint32_t)RBD_CM_REP_F_AUTH));
+	/* Only queue 0, and only after an offer, hears of a feature. */
+	FUZZ_ASSERT(!(rbd_le32(out.flags) & ~(uint32_t)RBD_CM_REP_F_ALL));
 	if (out.flags)
-		FUZZ_ASSERT(!req->qid &&
-			    (rbd_le64(req->features) & RBD_FEAT_AUTH));
+		FUZZ_ASSERT(!req->qid);
+	if (rbd_le32(out.flags) & RBD_CM_REP_F_AUTH)
+		FUZZ_ASSERT(rbd_le64(req->features) & RBD_FEAT_AUTH);
+	if (rbd_le32(out.flags) & RBD_CM_REP_F_REINSTATE)
+		FUZZ_ASSERT(rbd_le64(req->features) & RBD_FEAT_REINSTATE);
 }
 
 static void cm_rej(const uint8_t *p, size_t size)

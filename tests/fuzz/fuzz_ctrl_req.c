@@ -28,6 +28,8 @@ static void login_ok(const uint8_t *p)
 		    rbd_le16(r->nr_queues) <= RBD_MAX_NR_QUEUES);
 	FUZZ_ASSERT(rbd_le16(r->max_desc) >= RBD_MIN_DESC &&
 		    rbd_le16(r->max_desc) <= RBD_MAX_DESC);
+	FUZZ_ASSERT(!r->instance ||
+		    (rbd_le64(r->features) & RBD_FEAT_REINSTATE));
 }
 
 /* What rbd_check_request() must return for a header-valid capsule. */

@@ -32,6 +32,7 @@ static void login_init(void)
 	login.queue_depth = rbd_cpu_to_le16(RBD_DEFAULT_QUEUE_DEPTH);
 	login.nr_queues = rbd_cpu_to_le16(RBD_DEFAULT_NR_QUEUES);
 	login.max_desc = rbd_cpu_to_le16(RBD_DEFAULT_MAX_DESC);
+	login.instance = rbd_cpu_to_le64(0x5eed5eed5eed5eedULL);
 	strcpy(login.initiator_name, "iqn.2024-01.org.example:host-1");
 	strcpy(login.target_name, "iqn.2003-01.org.linux-iscsi.t1:sn.1234");
 	FUZZ_ASSERT(rbd_check_login_req(&login, sizeof(login)) ==

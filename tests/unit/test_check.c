@@ -1312,7 +1312,9 @@ static void login_mutate(struct rbd_login_req *r, enum login_mutation m)
 		r->reserved = le16(1);
 		break;
 	case M_RSVD2:
-		r->reserved2[7] = 1;
+		/* An instance without the offer of reinstatement. */
+		r->features = le64(RBD_FEAT_ALL & ~RBD_FEAT_REINSTATE);
+		r->instance = le64(1ULL << 56);
 		break;
 	case M_INAME_EMPTY:
 		memset(r->initiator_name, 0, RBD_NAME_LEN);
@@ -2343,6 +2345,49 @@ static void test_auth_proof_rsp(void **state)
 	assert_int_equal(chk_proof_rsp(&r, len, &bm, &p), RBD_CHECK_OK);
 }
 
+static void test_reinstate_cm_and_login(void **state)
+{
+	struct rbd_cm_req req;
+	struct rbd_cm_rep rep, out;
+	struct rbd_login_req lreq;
+	struct rbd_login_rsp lrsp;
+
+	(void)state;
+	/* The reply flag only answers an offer on queue 0. */
+	build_cm_req(&req, 0);
+	req.features = le64(RBD_FEAT_REINSTATE);
+	build_cm_rep(&rep, &req);
+	rep.flags = le32(RBD_CM_REP_F_REINSTATE);
+	assert_int_equal(chk_cm_rep(&rep, sizeof(rep), 0, &req, &out),
+			 RBD_CHECK_OK);
+	req.features = le64(RBD_FEAT_AUTH);
+	assert_int_equal(chk_cm_rep(&rep, sizeof(rep), 0, &req, &out),
+			 RBD_CHECK_BAD_FLAGS);
+	rep.flags = le32(RBD_CM_REP_F_ALL + 1);
+	assert_int_equal(chk_cm_rep(&rep, sizeof(rep), 0, &req, &out),
+			 RBD_CHECK_BAD_FLAGS);
+
+	/* A LOGIN names its instance only where it offers reinstatement. */
+	build_login_req(&lreq);
+	lreq.instance = le64(0x0123456789abcdefULL);
+	assert_int_equal(rbd_check_login_req(&lreq, sizeof(lreq)), RBD_CHECK_OK);
+	lreq.features = le64(RBD_FEAT_REMOTE_INV);
+	assert_int_equal(rbd_check_login_req(&lreq, sizeof(lreq)),
+			 RBD_CHECK_RESERVED);
+	lreq.instance = 0;
+	assert_int_equal(rbd_check_login_req(&lreq, sizeof(lreq)), RBD_CHECK_OK);
+
+	/* Granted for a named session only. */
+	build_login_req(&lreq);
+	build_login_rsp(&lrsp);
+	lrsp.features = le64(RBD_FEAT_REINSTATE);
+	assert_int_equal(chk_login_rsp(&lrsp, sizeof(lrsp), &lreq),
+			 RBD_CHECK_BAD_FEATURES);
+	lreq.instance = le64(7);
+	assert_int_equal(chk_login_rsp(&lrsp, sizeof(lrsp), &lreq),
+			 RBD_CHECK_OK);
+}
+
 static void test_auth_cm_and_login(void **state)
 {
 	struct rbd_cm_req req;
@@ -2598,6 +2643,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_auth_begin_rsp),
 		cmocka_unit_test(test_auth_proof_rsp),
 		cmocka_unit_test(test_auth_cm_and_login),
+		cmocka_unit_test(test_reinstate_cm_and_login),
 		cmocka_unit_test(test_auth_msg),
 		cmocka_unit_test(test_dispatch),
 		cmocka_unit_test(test_hostile_truncation),

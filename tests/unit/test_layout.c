@@ -135,7 +135,7 @@ static void test_offsets_hdr_login(void **state)
 	assert_off(rbd_login_req, nr_queues, 50);
 	assert_off(rbd_login_req, max_desc, 52);
 	assert_off(rbd_login_req, reserved, 54);
-	assert_off(rbd_login_req, reserved2, 56);
+	assert_off(rbd_login_req, instance, 56);
 	assert_off(rbd_login_req, initiator_name, 64);
 	assert_off(rbd_login_req, target_name, 288);
 
@@ -295,10 +295,15 @@ static void test_feature_bits(void **state)
 	assert_int_equal(RBD_FEAT_AUTH &
 			 (RBD_FEAT_REMOTE_INV | RBD_FEAT_CREDIT_WINDOW |
 			  RBD_FEAT_BARE_READ | RBD_FEAT_RSP_BATCH), 0);
+	assert_int_equal(RBD_FEAT_REINSTATE &
+			 (RBD_FEAT_REMOTE_INV | RBD_FEAT_CREDIT_WINDOW |
+			  RBD_FEAT_BARE_READ | RBD_FEAT_RSP_BATCH |
+			  RBD_FEAT_AUTH), 0);
 	assert_int_equal(RBD_FEAT_ALL,
 			 RBD_FEAT_REMOTE_INV | RBD_FEAT_CREDIT_WINDOW |
 			 RBD_FEAT_BARE_READ | RBD_FEAT_RSP_BATCH |
-			 RBD_FEAT_AUTH);
+			 RBD_FEAT_AUTH | RBD_FEAT_REINSTATE);
+	assert_int_equal(RBD_CM_REP_F_AUTH & RBD_CM_REP_F_REINSTATE, 0);
 	assert_int_equal(RBD_CMD_F_ALL & ~0xffffU, 0);
 	assert_int_equal(RBD_RSP_F_ALL & ~0xffffU, 0);
 	assert_int_equal(RBD_RSP_F_UNDERFLOW & RBD_RSP_F_OVERFLOW, 0);

@@ -85,12 +85,25 @@
  * answers such a request with %RBD_CM_REP_F_AUTH.
  */
 #define RBD_FEAT_AUTH			(1ULL << 4)
+/*
+ * Session reinstatement: the LOGIN names the initiator's session with
+ * &rbd_login_req.instance, the same number on every reconnect of that
+ * session. Before a target that grants this bit answers the LOGIN, it
+ * closes every earlier session of the same initiator name, target and
+ * instance and waits until none of their commands is left: a command
+ * sent before a reconnect cannot reach the device after one sent since.
+ * Offered in queue 0's connect request; a target that implements it
+ * answers such a request with %RBD_CM_REP_F_REINSTATE, and only then may
+ * the LOGIN carry an instance.
+ */
+#define RBD_FEAT_REINSTATE		(1ULL << 5)
 /* All feature bits defined by this version of the header. */
 #define RBD_FEAT_ALL			(RBD_FEAT_REMOTE_INV | \
 					 RBD_FEAT_CREDIT_WINDOW | \
 					 RBD_FEAT_BARE_READ | \
 					 RBD_FEAT_RSP_BATCH | \
-					 RBD_FEAT_AUTH)
+					 RBD_FEAT_AUTH | \
+					 RBD_FEAT_REINSTATE)
 
 /*
  * Negotiated limits: protocol minimum, default and maximum of every value
@@ -377,9 +390,15 @@ struct rbd_cm_rep {
  * enum rbd_cm_rep_flags - flags of &rbd_cm_rep.flags
  * @RBD_CM_REP_F_AUTH: the target implements authentication. Set only on
  *	queue 0 and only when the request offered %RBD_FEAT_AUTH.
+ * @RBD_CM_REP_F_REINSTATE: the target implements session reinstatement.
+ *	Set only on queue 0 and only when the request offered
+ *	%RBD_FEAT_REINSTATE.
+ * @RBD_CM_REP_F_ALL: every flag defined by this version of the header.
  */
 enum rbd_cm_rep_flags {
 	RBD_CM_REP_F_AUTH	= 1 << 0,
+	RBD_CM_REP_F_REINSTATE	= 1 << 1,
+	RBD_CM_REP_F_ALL	= RBD_CM_REP_F_AUTH | RBD_CM_REP_F_REINSTATE,
 };
 
 RBD_STATIC_ASSERT(cm_rep_size, sizeof(struct rbd_cm_rep) == 16);
@@ -448,7 +467,9 @@ RBD_STATIC_ASSERT(hdr_size, sizeof(struct rbd_hdr) == 16);
  * @nr_queues: number of I/O queues, qids 1..nr_queues.
  * @max_desc: largest number of data descriptors in one command.
  * @reserved: must be zero.
- * @reserved2: must be zero.
+ * @instance: 0, or with %RBD_FEAT_REINSTATE offered and the connect reply
+ *	flag %RBD_CM_REP_F_REINSTATE seen, a number that names this session
+ *	of the initiator, unpredictable and the same on every reconnect.
  * @initiator_name: initiator name (the LIO node ACL name), printable
  *	ASCII, NUL terminated and NUL padded, at most 223 characters.
  * @target_name: name of the target (the LIO WWN, e.g. an IQN), same rules.
@@ -465,7 +486,7 @@ struct rbd_login_req {
 	__le16	nr_queues;
 	__le16	max_desc;
 	__le16	reserved;
-	__u8	reserved2[8];
+	__le64	instance;
 	char	initiator_name[RBD_NAME_LEN];
 	char	target_name[RBD_NAME_LEN];
 };

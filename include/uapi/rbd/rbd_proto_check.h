@@ -634,11 +634,14 @@ static inline enum rbd_check rbd_check_cm_rep(const void *pdata, size_t len,
 		return RBD_CHECK_BAD_LENGTH;
 	if (len < sizeof(*out))
 		return RBD_CHECK_SHORT;
-	if (rbd_le32(out->flags) & ~(__u32)RBD_CM_REP_F_AUTH)
+	if (rbd_le32(out->flags) & ~(__u32)RBD_CM_REP_F_ALL)
 		return RBD_CHECK_BAD_FLAGS;
-	/* Only a queue 0 that offered authentication may hear of it. */
+	/* Only a queue 0 that offered a feature may hear of it. */
 	if ((rbd_le32(out->flags) & RBD_CM_REP_F_AUTH) &&
 	    (req->qid || !(rbd_le64(req->features) & RBD_FEAT_AUTH)))
+		return RBD_CHECK_BAD_FLAGS;
+	if ((rbd_le32(out->flags) & RBD_CM_REP_F_REINSTATE) &&
+	    (req->qid || !(rbd_le64(req->features) & RBD_FEAT_REINSTATE)))
 		return RBD_CHECK_BAD_FLAGS;
 	if (out->qid != req->qid)
 		return RBD_CHECK_BAD_QID;
@@ -709,8 +712,11 @@ static inline enum rbd_check rbd_check_login_req(const void *buf, size_t len)
 	c = rbd_check_ctrl(buf, len, sizeof(*req), RBD_OP_LOGIN, 0);
 	if (c)
 		return c;
-	if (req->reserved || !rbd_check_zero(req->reserved2,
-					     sizeof(req->reserved2)))
+	if (req->reserved)
+		return RBD_CHECK_RESERVED;
+	/* An instance only where reinstatement is offered. */
+	if (req->instance &&
+	    !(rbd_le64(req->features) & RBD_FEAT_REINSTATE))
 		return RBD_CHECK_RESERVED;
 	if (!rbd_check_name(req->initiator_name) ||
 	    !rbd_check_name(req->target_name))
@@ -785,6 +791,9 @@ rbd_check_login_rsp(const void *buf, size_t len,
 	if (!req)
 		return RBD_CHECK_OK;
 	if (features & ~rbd_le64(req->features))
+		return RBD_CHECK_BAD_FEATURES;
+	/* Reinstatement is granted for a named session only. */
+	if ((features & RBD_FEAT_REINSTATE) && !req->instance)
 		return RBD_CHECK_BAD_FEATURES;
 	if (rbd_le32(rsp->max_io_bytes) > rbd_le32(req->max_io_bytes) ||
 	    rbd_le32(rsp->inline_write_size) >

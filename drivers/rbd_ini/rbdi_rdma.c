@@ -51,6 +51,26 @@
 
 static void rbdi_queue_lost(struct rbdi_queue *q);
 
+/*
+ * Queue 0's connection is gone: wake a LOGIN/LOGOUT waiter, but leave the
+ * slot armed, so that a response received before the disconnect still
+ * counts when the waiter reads the receive queue to its end
+ * (rbdi_ctrl_reap()).
+ */
+static void rbdi_ctrl_lost(struct rbdi_session *sess)
+{
+	unsigned long flags;
+	bool wake;
+
+	spin_lock_irqsave(&sess->ctrl_lock, flags);
+	wake = sess->ctrl_opcode;
+	if (wake)
+		sess->ctrl_result = -ECONNRESET;
+	spin_unlock_irqrestore(&sess->ctrl_lock, flags);
+	if (wake)
+		complete(&sess->ctrl_done);
+}
+
 /* Wake a LOGIN/LOGOUT waiter with @err if one is waiting. */
 static void rbdi_ctrl_fail(struct rbdi_session *sess, int err)
 {
@@ -254,7 +274,7 @@ static int rbdi_ctrl_send(struct rbdi_queue *q, unsigned int slot, u32 len)
 static void rbdi_queue_lost(struct rbdi_queue *q)
 {
 	if (!q->qid)
-		rbdi_ctrl_fail(q->sess, -ECONNRESET);
+		rbdi_ctrl_lost(q->sess);
 	rbdi_sess_error(q->sess);
 }
 
@@ -710,6 +730,33 @@ static int rbdi_nop_send(struct rbdi_session *sess)
 	return rbdi_ctrl_send(q0, RBDI_SLOT_NOP, sizeof(*nop));
 }
 
+/*
+ * The connection went down while a response was awaited. A target that
+ * refuses a LOGIN, or answers a LOGOUT, disconnects right after its
+ * response, and the disconnect can overtake the receive completion:
+ * read queue 0's receive queue to its end before giving up, so that the
+ * response, not the disconnect, is what the caller sees.
+ */
+static int rbdi_ctrl_reap(struct rbdi_session *sess)
+{
+	int ret;
+
+	ib_drain_rq(sess->queues[0].qp);
+	spin_lock_irq(&sess->ctrl_lock);
+	ret = sess->ctrl_result;
+	sess->ctrl_opcode = 0;
+	spin_unlock_irq(&sess->ctrl_lock);
+	return ret;
+}
+
+/* The outcome of a control exchange whose waiter was woken. */
+static int rbdi_ctrl_result(struct rbdi_session *sess)
+{
+	int ret = READ_ONCE(sess->ctrl_result);
+
+	return ret == -ECONNRESET ? rbdi_ctrl_reap(sess) : ret;
+}
+
 /* Send a control capsule on slot 0 and wait for its response. */
 int rbdi_ctrl_exec(struct rbdi_session *sess, u8 rsp_opcode, u32 len,
 		   unsigned int wait_ms)
@@ -737,7 +784,7 @@ int rbdi_ctrl_exec(struct rbdi_session *sess, u8 rsp_opcode, u32 len,
 		left = wait_for_completion_timeout(&sess->ctrl_done,
 						   msecs_to_jiffies(RBDI_NUDGE_MS));
 		if (left)
-			return sess->ctrl_result;
+			return rbdi_ctrl_result(sess);
 		wait_ms -= RBDI_NUDGE_MS;
 		pr_debug("session %s: no %s after %u ms; sending a NOP behind it\n",
 			 sess->name, rbd_opcode_str(rsp_opcode), RBDI_NUDGE_MS);
@@ -754,7 +801,7 @@ int rbdi_ctrl_exec(struct rbdi_session *sess, u8 rsp_opcode, u32 len,
 			      rbd_opcode_str(rsp_opcode), &sess->dst);
 		return -ETIMEDOUT;
 	}
-	return sess->ctrl_result;
+	return rbdi_ctrl_result(sess);
 }
 
 /* Arm slot 0 for a response of @opcode; returns the new tag. */

@@ -846,8 +846,9 @@ static void rbdt_handle_login(struct rbdt_queue *q, struct rbdt_recv *r,
 	else
 		cancel_delayed_work(&q->timeout_work);
 
-	pr_info("%s: session %016llx logged in from %pISpc (%u queues, depth %u, max_io %u)\n",
-		tpg->name, sess->handle, &q->peer, sess->nr_queues,
+	pr_info("%s: session %016llx logged in from %pISpc: initiator %s, LUN %llu (%u queues, depth %u, max_io %u)\n",
+		tpg->name, sess->handle, &q->peer,
+		se_sess->se_node_acl->initiatorname, lun, sess->nr_queues,
 		le16_to_cpu(sess->login.queue_depth), max_io);
 
 	memcpy(rsp, &sess->login, sizeof(*rsp));
@@ -1881,9 +1882,9 @@ int rbdt_queue_cm_event(struct rdma_cm_id *cm_id, struct rdma_cm_event *event)
 
 	switch (event->event) {
 	case RDMA_CM_EVENT_ESTABLISHED:
-		pr_info_ratelimited("qid %u: connected %pISpc<->%pISpc!\n",
-				    q->qid, &cm_id->route.addr.src_addr,
-				    &cm_id->route.addr.dst_addr);
+		pr_debug("qid %u: connected %pISpc<->%pISpc\n", q->qid,
+			 &cm_id->route.addr.src_addr,
+			 &cm_id->route.addr.dst_addr);
 		break;
 	case RDMA_CM_EVENT_DISCONNECTED:
 	case RDMA_CM_EVENT_TIMEWAIT_EXIT:

@@ -1102,9 +1102,9 @@ int rbdi_connect(struct rbdi_session *sess)
 	if (ret)
 		return ret;
 	set_bit(RBDI_Q_LIVE, &sess->queues[0].flags);
-	rbdi_sess_info(sess, "connected %pISpc<->%pISpc!\n",
-		       &sess->queues[0].cm_id->route.addr.src_addr,
-		       &sess->queues[0].cm_id->route.addr.dst_addr);
+	pr_debug("session %s: queue 0 connected %pISpc<->%pISpc\n", sess->name,
+		 &sess->queues[0].cm_id->route.addr.src_addr,
+		 &sess->queues[0].cm_id->route.addr.dst_addr);
 
 	ret = rbdi_authenticate(sess);
 	if (!ret)
@@ -1138,6 +1138,9 @@ int rbdi_connect(struct rbdi_session *sess)
 	if (sess->ka_ms)
 		queue_delayed_work(rbdi_wq, &sess->ka_work,
 				   msecs_to_jiffies(sess->ka_ms / 2));
+	rbdi_sess_info(sess, "logged in to %s LUN %llu at %pISpc as %s (%u I/O queues)\n",
+		       sess->opts.target, sess->opts.lun, &sess->dst,
+		       sess->opts.initiator, sess->nr_queues);
 	return 0;
 }
 

@@ -2345,27 +2345,39 @@ static void test_auth_proof_rsp(void **state)
 	assert_int_equal(chk_proof_rsp(&r, len, &bm, &p), RBD_CHECK_OK);
 }
 
-static void test_reinstate_cm_and_login(void **state)
+/*
+ * Connect reply flag @flag answers queue 0's offer of @feature: accepted
+ * with it, refused with only @other offered.
+ */
+static void assert_rep_flag_needs_offer(uint64_t feature, uint32_t flag,
+					uint64_t other)
 {
 	struct rbd_cm_req req;
 	struct rbd_cm_rep rep, out;
+
+	build_cm_req(&req, 0);
+	req.features = le64(feature);
+	build_cm_rep(&rep, &req);
+	rep.flags = le32(flag);
+	assert_int_equal(chk_cm_rep(&rep, sizeof(rep), 0, &req, &out),
+			 RBD_CHECK_OK);
+	req.features = le64(other);
+	assert_int_equal(chk_cm_rep(&rep, sizeof(rep), 0, &req, &out),
+			 RBD_CHECK_BAD_FLAGS);
+	req.features = le64(feature);
+	rep.flags = le32(RBD_CM_REP_F_ALL + 1);
+	assert_int_equal(chk_cm_rep(&rep, sizeof(rep), 0, &req, &out),
+			 RBD_CHECK_BAD_FLAGS);
+}
+
+static void test_reinstate_cm_and_login(void **state)
+{
 	struct rbd_login_req lreq;
 	struct rbd_login_rsp lrsp;
 
 	(void)state;
-	/* The reply flag only answers an offer on queue 0. */
-	build_cm_req(&req, 0);
-	req.features = le64(RBD_FEAT_REINSTATE);
-	build_cm_rep(&rep, &req);
-	rep.flags = le32(RBD_CM_REP_F_REINSTATE);
-	assert_int_equal(chk_cm_rep(&rep, sizeof(rep), 0, &req, &out),
-			 RBD_CHECK_OK);
-	req.features = le64(RBD_FEAT_AUTH);
-	assert_int_equal(chk_cm_rep(&rep, sizeof(rep), 0, &req, &out),
-			 RBD_CHECK_BAD_FLAGS);
-	rep.flags = le32(RBD_CM_REP_F_ALL + 1);
-	assert_int_equal(chk_cm_rep(&rep, sizeof(rep), 0, &req, &out),
-			 RBD_CHECK_BAD_FLAGS);
+	assert_rep_flag_needs_offer(RBD_FEAT_REINSTATE, RBD_CM_REP_F_REINSTATE,
+				    RBD_FEAT_AUTH);
 
 	/* A LOGIN names its instance only where it offers reinstatement. */
 	build_login_req(&lreq);
@@ -2390,21 +2402,11 @@ static void test_reinstate_cm_and_login(void **state)
 
 static void test_auth_cm_and_login(void **state)
 {
-	struct rbd_cm_req req;
-	struct rbd_cm_rep rep, out;
 	struct rbd_login_req lreq;
 	struct rbd_login_rsp lrsp;
 
 	(void)state;
-	build_cm_req(&req, 0);
-	req.features = le64(RBD_FEAT_AUTH);
-	build_cm_rep(&rep, &req);
-	rep.flags = le32(RBD_CM_REP_F_AUTH);
-	assert_int_equal(chk_cm_rep(&rep, sizeof(rep), 0, &req, &out),
-			 RBD_CHECK_OK);
-	req.features = 0;
-	assert_int_equal(chk_cm_rep(&rep, sizeof(rep), 0, &req, &out),
-			 RBD_CHECK_BAD_FLAGS);
+	assert_rep_flag_needs_offer(RBD_FEAT_AUTH, RBD_CM_REP_F_AUTH, 0);
 
 	/* The authentication reasons only for an initiator that can. */
 	build_login_req(&lreq);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Unit tests of rbdadm's parsers: portals, sizes, the initiator name file,
- * the stats files and the latency histogram.
+ * the stats files, the latency histogram, the output options, and the
+ * exit statuses (login refusals, a failed modprobe).
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -626,6 +627,263 @@ static void test_common_opts(void **state)
 	opt_json = 0;
 }
 
+/* -o/--output-format in a command's options, and its values. */
+static void test_output_format_opts(void **state)
+{
+	char a0[] = "list", a1[] = "-o", a2[] = "json", a3[] = "--output-format=json";
+	char a4[] = "--output-format", a5[] = "normal", a6[] = "xml", a7[] = "-ojson";
+	char *v1[] = { a0, a1, a2, NULL }, *v2[] = { a0, a3, NULL };
+	char *v3[] = { a0, a4, a2, NULL }, *v4[] = { a0, a7, NULL };
+	char *v5[] = { a0, a1, a6, NULL }, *v6[] = { a0, a1, NULL };
+	char *out;
+
+	(void)state;
+	assert_int_equal(out_format_opt("json"), 0);
+	assert_int_equal(opt_json, 1);
+	assert_int_equal(out_format_opt("normal"), 0);
+	assert_int_equal(opt_json, 0);
+	free(common_opts(v1, -1, 1));
+	assert_int_equal(opt_json, 1);
+	assert_int_equal(optind, 3);
+	free(common_opts(v2, -1, 1));
+	assert_int_equal(opt_json, 1);
+	free(common_opts(v3, -1, 1));
+	assert_int_equal(opt_json, 1);
+	free(common_opts(v4, -1, 1));
+	assert_int_equal(opt_json, 1);
+	/* -o normal after -j: the last one wins. */
+	opt_json = 1;
+	assert_int_equal(out_format_opt(a5), 0);
+	assert_int_equal(opt_json, 0);
+	/* An unknown format and a missing one: usage errors. */
+	out = common_opts(v5, EXIT_USAGE, 2);
+	assert_string_equal(out, "rbdadm: unknown output format 'xml' (-o normal or -o json)\n");
+	free(out);
+	out = common_opts(v6, EXIT_USAGE, 2);
+	assert_non_null(strstr(out, "requires an argument"));
+	free(out);
+	opt_json = 0;
+}
+
+static int global_usage_calls;
+
+static void fake_global_usage(FILE *f)
+{
+	global_usage_calls++;
+	fputs("Usage: global\n", f);
+}
+
+struct global_run {
+	char **argv;
+	int next;
+};
+
+/* parse_global_opts() of the NULL-terminated argv in ARG, for capture(). */
+static int run_global_opts(void *arg)
+{
+	struct global_run *g = arg;
+	int argc = 0;
+
+	while (g->argv[argc])
+		argc++;
+	g->next = -1;
+	return parse_global_opts(argc, g->argv, &g->next, fake_global_usage);
+}
+
+/*
+ * parse_global_opts() of ARGV must return WANT, with the command at
+ * NEXT (when it goes on) and the JSON output JSON; returns its stderr.
+ */
+static char *global_opts(char **argv, int want, int next, int json)
+{
+	struct global_run g = { argv, -1 };
+	char *out;
+	int ret;
+
+	opt_json = 0;
+	global_usage_calls = 0;
+	out = capture(2, run_global_opts, &g, &ret);
+	assert_int_equal(ret, want);
+	if (want < 0)
+		assert_int_equal(g.next, next);
+	assert_int_equal(opt_json, json);
+	return out;
+}
+
+static void test_global_opts(void **state)
+{
+	char r[] = "rbdadm", l[] = "list", o[] = "-o", j[] = "json", n[] = "normal";
+	char of[] = "--output-format", ofj[] = "--output-format=json", oj[] = "-ojson";
+	char jj[] = "-j", x[] = "xml", b[] = "--bogus", h[] = "--help";
+	char *v1[] = { r, o, j, l, NULL }, *v2[] = { r, ofj, l, NULL };
+	char *v3[] = { r, of, j, l, NULL }, *v4[] = { r, oj, l, NULL };
+	char *v5[] = { r, jj, o, n, l, NULL }, *v6[] = { r, l, NULL };
+	char *v7[] = { r, o, x, l, NULL }, *v8[] = { r, o, NULL };
+	char *v9[] = { r, b, l, NULL }, *v10[] = { r, NULL }, *v11[] = { r, h, NULL };
+	char *v12[] = { r, jj, NULL };
+	char *out;
+
+	(void)state;
+	free(global_opts(v1, -1, 3, 1));
+	free(global_opts(v2, -1, 2, 1));
+	free(global_opts(v3, -1, 3, 1));
+	free(global_opts(v4, -1, 2, 1));
+	free(global_opts(v5, -1, 4, 0));
+	free(global_opts(v6, -1, 1, 0));
+	out = global_opts(v7, EXIT_USAGE, 0, 0);
+	assert_non_null(strstr(out, "unknown output format 'xml'"));
+	free(out);
+	out = global_opts(v8, EXIT_USAGE, 0, 0);
+	assert_string_equal(out, "rbdadm: -o needs a format: normal or json\n");
+	free(out);
+	out = global_opts(v9, EXIT_USAGE, 0, 0);
+	assert_string_equal(out, "rbdadm: unknown option '--bogus' (see rbdadm --help)\n");
+	free(out);
+	/* No command: usage on stderr, a usage error; --help: exit 0. */
+	out = global_opts(v10, EXIT_USAGE, 0, 0);
+	assert_string_equal(out, "Usage: global\n");
+	free(out);
+	free(global_opts(v11, EXIT_OK, 0, 0));
+	assert_int_equal(global_usage_calls, 1);
+	out = global_opts(v12, EXIT_USAGE, 0, 1);
+	assert_string_equal(out, "Usage: global\n");
+	free(out);
+	opt_json = 0;
+}
+
+/* The exit statuses are the documented numbers, each its own. */
+static void test_exit_status_numbers(void **state)
+{
+	static const int st[] = {
+		EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_AUTH, EXIT_UNREACHABLE,
+		EXIT_NO_TARGET, EXIT_ACL, EXIT_NO_LUN, EXIT_NOT_FOUND, EXIT_NO_MODULE,
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(st) / sizeof(st[0]); i++)
+		assert_int_equal(st[i], (int)i);
+}
+
+/* What rbdi records in last_error, and errno alone, to an exit status. */
+static void test_login_exit_status(void **state)
+{
+	static const struct { unsigned int reason; int status; } rej[] = {
+		{ RBD_REJ_BAD_REQUEST, EXIT_FAIL },
+		{ RBD_REJ_VERSION, EXIT_FAIL },
+		{ RBD_REJ_UNKNOWN_TARGET, EXIT_NO_TARGET },
+		{ RBD_REJ_ACL_DENIED, EXIT_ACL },
+		{ RBD_REJ_NO_LUN, EXIT_NO_LUN },
+		{ RBD_REJ_LIMITS, EXIT_FAIL },
+		{ RBD_REJ_TPG_DISABLED, EXIT_FAIL },
+		{ RBD_REJ_NO_RESOURCES, EXIT_FAIL },
+		{ RBD_REJ_SHUTTING_DOWN, EXIT_FAIL },
+		{ RBD_REJ_AUTH_REQUIRED, EXIT_AUTH },
+		{ RBD_REJ_AUTH_FAILED, EXIT_AUTH },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(rej) / sizeof(rej[0]); i++)
+		assert_int_equal(login_exit_status(rbd_reject_str(rej[i].reason), EACCES),
+				 rej[i].status);
+	/* rbdi's own reasons. */
+	assert_int_equal(login_exit_status("target failed mutual authentication", EACCES),
+			 EXIT_AUTH);
+	assert_int_equal(login_exit_status("target failed mutual authentication (user name)",
+					   EACCES), EXIT_AUTH);
+	assert_int_equal(login_exit_status("target does not support authentication", EACCES),
+			 EXIT_AUTH);
+	assert_int_equal(login_exit_status("address unreachable", ETIMEDOUT), EXIT_UNREACHABLE);
+	assert_int_equal(login_exit_status("connection refused: no rbd portal at that address and port",
+					   ECONNREFUSED), EXIT_UNREACHABLE);
+	assert_int_equal(login_exit_status("out of memory", ENOMEM), EXIT_FAIL);
+	assert_int_equal(login_exit_status("protocol error", EPROTO), EXIT_FAIL);
+	/* A reason wins over errno: ECONNREFUSED comes with "unknown target". */
+	assert_int_equal(login_exit_status("unknown target", ECONNREFUSED), EXIT_NO_TARGET);
+	/* No reason recorded: errno decides. */
+	assert_int_equal(login_exit_status("", ECONNREFUSED), EXIT_UNREACHABLE);
+	assert_int_equal(login_exit_status(NULL, EHOSTUNREACH), EXIT_UNREACHABLE);
+	assert_int_equal(login_exit_status("", ENETUNREACH), EXIT_UNREACHABLE);
+	assert_int_equal(login_exit_status("", EACCES), EXIT_ACL);
+	assert_int_equal(login_exit_status("", ENOENT), EXIT_NO_TARGET);
+	assert_int_equal(login_exit_status("", ENXIO), EXIT_NO_LUN);
+	assert_int_equal(login_exit_status("", EIO), EXIT_FAIL);
+	assert_string_equal(login_error(ENXIO), "no such LUN");
+}
+
+static void test_modprobe_not_found(void **state)
+{
+	(void)state;
+	assert_true(modprobe_not_found("modprobe: FATAL: Module rbdi not found in directory /lib/modules/6.1.0-28-amd64"));
+	assert_false(modprobe_not_found("modprobe: ERROR: could not insert 'rbdi': Key was rejected by service"));
+	assert_false(modprobe_not_found("modprobe: ERROR: could not insert 'rbdi': Invalid argument"));
+	assert_false(modprobe_not_found(""));
+}
+
+/* ensure_rbdi("login"), for capture(). */
+static int run_ensure_rbdi(void *arg)
+{
+	(void)arg;
+	return ensure_rbdi("login");
+}
+
+/*
+ * ensure_rbdi() with a modprobe (first in PATH) that prints SCRIPT's
+ * output and exits 1: returns what rbdadm said on stderr.
+ */
+static char *fake_modprobe(const char *script)
+{
+	char dir[] = "/tmp/rbdadm-mp-XXXXXX", path[64], *old, *out, *saved = NULL;
+	FILE *f;
+	int ret;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/modprobe", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fprintf(f, "#!/bin/sh\n%s\nexit 1\n", script);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(chmod(path, 0755), 0);
+	old = getenv("PATH");
+	if (old)
+		saved = strdup(old);
+	assert_int_equal(setenv("PATH", dir, 1), 0);
+	out = capture(2, run_ensure_rbdi, NULL, &ret);
+	if (saved)
+		setenv("PATH", saved, 1);
+	free(saved);
+	unlink(path);
+	rmdir(dir);
+	assert_int_equal(ret, EXIT_NO_MODULE);
+	return out;
+}
+
+/* A failed modprobe is reported in its own words, on one line. */
+static void test_ensure_rbdi_modprobe(void **state)
+{
+	struct stat st;
+	char *out;
+
+	(void)state;
+	if (stat(RBDI_CONFIGFS, &st) == 0)
+		skip();	/* rbdi is loaded here: no modprobe to fake */
+	out = fake_modprobe("echo \"modprobe: ERROR: could not insert 'rbdi': Key was rejected by service\" >&2");
+	assert_string_equal(out, "rbdadm: login: cannot load the rbdi module: modprobe: ERROR: could not insert 'rbdi': Key was rejected by service\n");
+	free(out);
+	out = fake_modprobe("echo 'modprobe: FATAL: Module rbdi not found in directory /lib/modules/x' >&2");
+	assert_non_null(strstr(out, "module missing: rbdi is not installed"));
+	assert_non_null(strstr(out, "Module rbdi not found in directory /lib/modules/x\n"));
+	free(out);
+	/* Two lines (an install command's own output, then modprobe's). */
+	out = fake_modprobe("echo first >&2; echo; echo 'modprobe: ERROR: second' >&2");
+	assert_string_equal(out, "rbdadm: login: cannot load the rbdi module: first; modprobe: ERROR: second\n");
+	free(out);
+	out = fake_modprobe(":");
+	assert_string_equal(out, "rbdadm: login: cannot load the rbdi module: modprobe failed without a message\n");
+	free(out);
+}
+
 static void disc_rsp(struct rbd_discover_rsp *r, uint32_t idx, uint32_t nr,
 		     const char *tgt, uint16_t tpgt, uint64_t first, uint16_t n,
 		     bool more)
@@ -863,6 +1121,12 @@ int main(void)
 		cmocka_unit_test(test_latency_load),
 		cmocka_unit_test(test_latency_print),
 		cmocka_unit_test(test_common_opts),
+		cmocka_unit_test(test_output_format_opts),
+		cmocka_unit_test(test_global_opts),
+		cmocka_unit_test(test_exit_status_numbers),
+		cmocka_unit_test(test_login_exit_status),
+		cmocka_unit_test(test_modprobe_not_found),
+		cmocka_unit_test(test_ensure_rbdi_modprobe),
 		cmocka_unit_test(test_disc_next),
 		cmocka_unit_test(test_auth_known_answers),
 		cmocka_unit_test(test_auth_secret_files),

@@ -160,7 +160,10 @@ static int post_recv(struct conn *c, uint32_t i)
 	return ibv_post_recv(c->id->qp, &wr, &bad);
 }
 
-/* Resolve, connect queue 0. Prints the error; returns 0 or -1. */
+/*
+ * Resolve, connect queue 0. Prints the error; returns 0, or the exit
+ * status: EXIT_UNREACHABLE when no rbd target answers at the portal.
+ */
 static int conn_open(struct conn *c, const char *addr, unsigned int port,
 		     const char *src, const char *portal)
 {
@@ -172,18 +175,20 @@ static int conn_open(struct conn *c, const char *addr, unsigned int port,
 	struct rdma_cm_event *ev;
 	struct rbd_cm_req cr = {};
 	char ps[8];
-	int ret, i;
+	int ret, i, rc = EXIT_UNREACHABLE;
 	size_t sz;
 
 	snprintf(ps, sizeof(ps), "%u", port);
 	if (getaddrinfo(addr, ps, &hints, &dst) ||
 	    (src && getaddrinfo(src, NULL, &hints, &sa))) {
 		err("discover: invalid address");
+		rc = EXIT_FAIL;
 		goto fail;
 	}
 	c->ech = rdma_create_event_channel();
 	if (!c->ech || rdma_create_id(c->ech, &c->id, NULL, RDMA_PS_TCP)) {
 		err("discover: cannot use RDMA: %s (is rdma_ucm loaded?)", strerror(errno));
+		rc = EXIT_FAIL;
 		goto fail;
 	}
 	ret = rdma_resolve_addr(c->id, sa ? sa->ai_addr : NULL, dst->ai_addr,
@@ -217,6 +222,7 @@ static int conn_open(struct conn *c, const char *addr, unsigned int port,
 	c->cq = ibv_create_cq(c->id->verbs, 2 * RBD_CTRL_SLOTS + 4, NULL, NULL, 0);
 	if (!c->buf || !c->pd || !c->cq) {
 		err("discover: out of resources");
+		rc = EXIT_FAIL;
 		goto fail;
 	}
 	memset(c->buf, 0, sz);
@@ -230,11 +236,13 @@ static int conn_open(struct conn *c, const char *addr, unsigned int port,
 	attr.cap.max_recv_sge = 1;
 	if (!c->mr || rdma_create_qp(c->id, c->pd, &attr)) {
 		err("discover: cannot create a queue pair: %s", strerror(errno));
+		rc = EXIT_FAIL;
 		goto fail;
 	}
 	for (i = 0; i < RBD_CTRL_SLOTS; i++)
 		if (post_recv(c, i)) {
 			err("discover: cannot post receives");
+			rc = EXIT_FAIL;
 			goto fail;
 		}
 
@@ -267,6 +275,7 @@ static int conn_open(struct conn *c, const char *addr, unsigned int port,
 		if (ret) {
 			err("discover: %s is not an rbd target (connect reply: %s)",
 			    portal, rbd_check_str(ret));
+			rc = EXIT_FAIL;
 			goto fail;
 		}
 		c->auth = rbd_le32(rep.flags) & RBD_CM_REP_F_AUTH;
@@ -278,13 +287,15 @@ static int conn_open(struct conn *c, const char *addr, unsigned int port,
 	if (ev && ev->event == RDMA_CM_EVENT_REJECTED) {
 		struct rbd_cm_rej rej;
 
-		if (!rbd_check_cm_rej(ev->param.conn.private_data,
-				      ev->param.conn.private_data_len, &rej))
-			err("discover: %s refused the connection: %s", portal,
-			    rbd_reject_str(rbd_le16(rej.reason)));
-		else
+		if (rbd_check_cm_rej(ev->param.conn.private_data,
+				     ev->param.conn.private_data_len, &rej)) {
 			err("discover: no rbd target listening at %s (connection refused)",
 			    portal);
+			goto fail_ev;
+		}
+		err("discover: %s refused the connection: %s", portal,
+		    rbd_reject_str(rbd_le16(rej.reason)));
+		rc = EXIT_FAIL;
 		goto fail_ev;
 	}
 	err("discover: address unreachable: %s (%s)", portal,
@@ -297,7 +308,7 @@ fail:
 		freeaddrinfo(dst);
 	if (sa)
 		freeaddrinfo(sa);
-	return -1;
+	return rc;
 }
 
 /*
@@ -407,7 +418,7 @@ static int disc_auth(struct conn *c, const char *portal, const char *ini,
 
 void usage_discover(void)
 {
-	puts("Usage: rbdadm discover -a ADDR[:PORT] [-I|--initiator NAME] [-s|--source ADDR] [-j|--json]\n"
+	puts("Usage: rbdadm discover -a ADDR[:PORT] [-I|--initiator NAME] [-s|--source ADDR] [-j|-o json]\n"
 	     "                       [--auth-user USER --auth-secret-file FILE\n"
 	     "                        [--auth-mutual-user USER --auth-mutual-secret-file FILE]]\n"
 	     "\n"
@@ -426,7 +437,7 @@ int cmd_discover(int argc, char **argv)
 		{ "address", required_argument, NULL, 'a' },
 		{ "initiator", required_argument, NULL, 'I' },
 		{ "source", required_argument, NULL, 's' },
-		{ "json", no_argument, NULL, 'j' },
+		OUT_LONG_OPTS,
 		{ "help", no_argument, NULL, 'h' },
 		{ "auth-user", required_argument, NULL, 'U' },
 		{ "auth-secret-file", required_argument, NULL, 'S' },
@@ -448,7 +459,7 @@ int cmd_discover(int argc, char **argv)
 	uint32_t i, j;
 	int ch, n, ret = EXIT_FAIL;
 
-	while ((ch = getopt_long(argc, argv, "a:I:s:jh", opts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "a:I:s:jo:h", opts, NULL)) != -1) {
 		switch (ch) {
 		case 'a':
 			a_opt = optarg;
@@ -473,6 +484,10 @@ int cmd_discover(int argc, char **argv)
 			break;
 		case 'j':
 			opt_json = 1;
+			break;
+		case 'o':
+			if (out_format_opt(optarg))
+				return EXIT_USAGE;
 			break;
 		case 'h':
 			usage_discover();
@@ -518,8 +533,11 @@ int cmd_discover(int argc, char **argv)
 	if (have_auth < 0)
 		return -have_auth;
 
-	if (conn_open(&c, addr, port, s_opt ? src : NULL, portal))
+	n = conn_open(&c, addr, port, s_opt ? src : NULL, portal);
+	if (n) {
+		ret = n;
 		goto out;
+	}
 	if (have_auth) {
 		n = disc_auth(&c, portal, ini, &cred, &mut);
 		auth_cred_clear(&cred);
@@ -559,6 +577,7 @@ int cmd_discover(int argc, char **argv)
 		}
 		if (status == RBD_REJ_ACL_DENIED) {
 			err("discover: access denied: %s has no LUNs for initiator %s", portal, ini);
+			ret = EXIT_ACL;
 			goto out;
 		}
 		if (status) {

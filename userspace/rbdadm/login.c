@@ -15,7 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -30,6 +29,13 @@ struct setting {
 	const char *attr;
 	const char *option;
 	char value[256];
+};
+
+/* The outcome of a login, for its output. */
+struct login_result {
+	char session[256];
+	char dev[64];
+	bool existing;
 };
 
 static int write_attr_len(const char *dir, const char *name, const void *val,
@@ -240,50 +246,6 @@ static bool is_dir(const char *path)
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-static int run_modprobe(const char *mod)
-{
-	pid_t pid;
-	int status;
-
-	pid = fork();
-	if (pid < 0)
-		return -1;
-	if (pid == 0) {
-		int fd = open("/dev/null", O_WRONLY);
-
-		if (fd >= 0) {
-			dup2(fd, STDOUT_FILENO);
-			dup2(fd, STDERR_FILENO);
-		}
-		execlp("modprobe", "modprobe", "-q", mod, (char *)NULL);
-		_exit(127);
-	}
-	if (waitpid(pid, &status, 0) < 0)
-		return -1;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
-/* Make sure the rbdi configfs tree exists: load the module if needed. */
-int ensure_rbdi(void)
-{
-	if (is_dir(RBDI_CONFIGFS))
-		return 0;
-	if (run_modprobe("rbdi") != 0) {
-		err("module missing: cannot load rbdi (is it installed for kernel %s? see make install)",
-		    getenv("RBDADM_KVER") ? getenv("RBDADM_KVER") : "this kernel");
-		return -1;
-	}
-	if (!is_dir("/sys/kernel/config/rbdi") && !is_dir("/sys/kernel/config")) {
-		err("configfs is not mounted on /sys/kernel/config (mount -t configfs none /sys/kernel/config)");
-		return -1;
-	}
-	if (!is_dir(RBDI_CONFIGFS)) {
-		err("rbdi is loaded but %s is missing; is configfs mounted?", RBDI_CONFIGFS);
-		return -1;
-	}
-	return 0;
-}
-
 static bool attr_is(const char *dir, const char *name, const char *want)
 {
 	char val[512];
@@ -355,34 +317,6 @@ static int wait_dev(const char *dev)
 	return -1;
 }
 
-static const char *login_error(int e)
-{
-	switch (e) {
-	case ECONNREFUSED:
-		return "connection refused: no rbd portal at that address and port";
-	case ETIMEDOUT:
-	case EHOSTUNREACH:
-	case ENETUNREACH:
-	case EADDRNOTAVAIL:
-		return "address unreachable (no RDMA route to the target)";
-	case EACCES:
-	case EPERM:
-		return "access denied by the target's ACLs";
-	case ENOENT:
-		return "unknown target";
-	case ENXIO:
-	case ENODEV:
-		return "no such LUN";
-	case EPROTO:
-		return "protocol error (incompatible target?)";
-	case ENOTCONN:
-		return "the target closed the connection";
-	default:
-		return strerror(e);
-	}
-}
-
-
 /*
  * Persistent logins: RBD_SESSIONS_FILE holds one login per line, as the
  * options of "rbdadm login" (the first is always --name NAME); lines
@@ -435,7 +369,13 @@ static int persist_add(const char *name, int argc, char **argv)
 	fprintf(f, "--name %s", name);
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--persist") || !strcmp(argv[i], "-j") ||
-		    !strcmp(argv[i], "--json"))
+		    !strcmp(argv[i], "--json") || !strncmp(argv[i], "--output-format=", 16))
+			continue;
+		if (!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output-format")) {
+			i++;	/* the output format is not the session's */
+			continue;
+		}
+		if (!strncmp(argv[i], "-o", 2))
 			continue;
 		if (!strcmp(argv[i], "-n") || !strcmp(argv[i], "--name")) {
 			i++;
@@ -483,284 +423,417 @@ void usage_login(void)
 	     "      --auth-mutual-secret-file FILE  that user's secret\n"
 	     "      --persist               record the login in " RBD_SESSIONS_FILE ";\n"
 	     "                              rbd-sessions.service logs in again at boot\n"
-	     "  -j, --json                  JSON output");
+	     "  -j, --json                  JSON output (also -o json, --output-format=json):\n"
+	     "                              device, session, existing");
 }
 
-int cmd_login(int argc, char **argv)
-{
-	enum { O_INLINE = 256, O_IMM, O_IOTMO, O_RDELAY, O_LOSS, O_FAST, O_PERSIST,
-	       O_POLL, O_AUSER, O_ASECRET, O_AMUSER, O_AMSECRET };
-	static const struct option opts[] = {
-		{ "address", required_argument, NULL, 'a' },
-		{ "target", required_argument, NULL, 't' },
-		{ "lun", required_argument, NULL, 'l' },
-		{ "initiator", required_argument, NULL, 'I' },
-		{ "source", required_argument, NULL, 's' },
-		{ "name", required_argument, NULL, 'n' },
-		{ "queues", required_argument, NULL, 'q' },
-		{ "poll-queues", required_argument, NULL, O_POLL },
-		{ "queue-depth", required_argument, NULL, 'd' },
-		{ "max-io", required_argument, NULL, 'm' },
-		{ "inline", required_argument, NULL, O_INLINE },
-		{ "imm-read", required_argument, NULL, O_IMM },
-		{ "io-timeout", required_argument, NULL, O_IOTMO },
-		{ "reconnect-delay", required_argument, NULL, O_RDELAY },
-		{ "ctrl-loss-tmo", required_argument, NULL, O_LOSS },
-		{ "fast-io-fail-tmo", required_argument, NULL, O_FAST },
-		{ "persist", no_argument, NULL, O_PERSIST },
-		{ "auth-user", required_argument, NULL, O_AUSER },
-		{ "auth-secret-file", required_argument, NULL, O_ASECRET },
-		{ "auth-mutual-user", required_argument, NULL, O_AMUSER },
-		{ "auth-mutual-secret-file", required_argument, NULL, O_AMSECRET },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
+/* What the options of rbdadm login ask for. */
+struct login_req {
+	const char *portal, *target, *initiator, *source, *sname;
+	unsigned long long lun;
 	struct setting set[16];
-	int nset = 0, c, i, ret;
-	const char *portal = NULL, *target = NULL, *initiator = NULL;
-	const char *source = NULL, *sname = NULL;
+	int nset;
+	struct auth_opts ao;
+	bool persist;
+	/* Set by login_parse() and login_prepare(). */
 	char addr[INET6_ADDRSTRLEN + 16], srcaddr[INET6_ADDRSTRLEN + 16];
-	char ininame[256], name[256];
-	char dir[PATH_MAX], dev[64];
-	unsigned long long lun = 0, v;
 	unsigned int port;
-	struct auth_opts ao = {};
-	struct auth_cred ini_cred, tgt_cred;
+	char ininame[256];
 	int have_auth;
-	bool persist = false;
+	struct auth_cred ini_cred, tgt_cred;
+};
+
+enum { O_INLINE = 256, O_IMM, O_IOTMO, O_RDELAY, O_LOSS, O_FAST, O_PERSIST,
+       O_POLL, O_AUSER, O_ASECRET, O_AMUSER, O_AMSECRET };
+
+static const struct option login_opts[] = {
+	{ "address", required_argument, NULL, 'a' },
+	{ "target", required_argument, NULL, 't' },
+	{ "lun", required_argument, NULL, 'l' },
+	{ "initiator", required_argument, NULL, 'I' },
+	{ "source", required_argument, NULL, 's' },
+	{ "name", required_argument, NULL, 'n' },
+	{ "queues", required_argument, NULL, 'q' },
+	{ "poll-queues", required_argument, NULL, O_POLL },
+	{ "queue-depth", required_argument, NULL, 'd' },
+	{ "max-io", required_argument, NULL, 'm' },
+	{ "inline", required_argument, NULL, O_INLINE },
+	{ "imm-read", required_argument, NULL, O_IMM },
+	{ "io-timeout", required_argument, NULL, O_IOTMO },
+	{ "reconnect-delay", required_argument, NULL, O_RDELAY },
+	{ "ctrl-loss-tmo", required_argument, NULL, O_LOSS },
+	{ "fast-io-fail-tmo", required_argument, NULL, O_FAST },
+	{ "persist", no_argument, NULL, O_PERSIST },
+	{ "auth-user", required_argument, NULL, O_AUSER },
+	{ "auth-secret-file", required_argument, NULL, O_ASECRET },
+	{ "auth-mutual-user", required_argument, NULL, O_AMUSER },
+	{ "auth-mutual-secret-file", required_argument, NULL, O_AMSECRET },
+	OUT_LONG_OPTS,
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* The options that set an rbdi attribute before enable. */
+static const struct {
+	int opt;
+	const char *attr;
+	const char *option;
+	bool size;
+} login_tunables[] = {
+	{ 'q', "nr_queues", "--queues", false },
+	{ O_POLL, "nr_poll_queues", "--poll-queues", false },
+	{ 'd', "queue_depth", "--queue-depth", false },
+	{ 'm', "max_io_size", "--max-io", true },
+	{ O_INLINE, "inline_data_size", "--inline", true },
+	{ O_IMM, "imm_read_size", "--imm-read", true },
+	{ O_IOTMO, "io_timeout", "--io-timeout", false },
+	{ O_RDELAY, "reconnect_delay", "--reconnect-delay", false },
+	{ O_LOSS, "ctrl_loss_tmo", "--ctrl-loss-tmo", false },
+	{ O_FAST, "fast_io_fail_tmo", "--fast-io-fail-tmo", false },
+};
+
+/* Record tunable option C with value ARG. Returns -1, or EXIT_USAGE. */
+static int login_tunable(struct login_req *r, int c, const char *arg)
+{
+	struct setting *s = &r->set[r->nset];
+	unsigned long long v;
+	long long n;
+	size_t i;
 	char *ep;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "a:t:l:I:s:n:q:d:m:jh", opts, NULL)) != -1) {
-		const char *attr = NULL, *opt = NULL;
-		bool size = false;
-
-		switch (c) {
-		case 'a': portal = optarg; continue;
-		case 't': target = optarg; continue;
-		case 'I': initiator = optarg; continue;
-		case 's': source = optarg; continue;
-		case 'n': sname = optarg; continue;
-		case 'j': opt_json = 1; continue;
-		case O_PERSIST: persist = true; continue;
-		case O_AUSER: ao.user = optarg; continue;
-		case O_ASECRET: ao.secret_file = optarg; continue;
-		case O_AMUSER: ao.mutual_user = optarg; continue;
-		case O_AMSECRET: ao.mutual_secret_file = optarg; continue;
-		case 'h': usage_login(); return EXIT_OK;
-		case 'l':
-			errno = 0;
-			lun = strtoull(optarg, &ep, 0);
-			if (errno || *ep || !*optarg || optarg[0] == '-') {
-				err("login: invalid LUN '%s'", optarg);
-				return EXIT_USAGE;
-			}
-			continue;
-		case 'q': attr = "nr_queues"; opt = "--queues"; break;
-		case O_POLL: attr = "nr_poll_queues"; opt = "--poll-queues"; break;
-		case 'd': attr = "queue_depth"; opt = "--queue-depth"; break;
-		case 'm': attr = "max_io_size"; opt = "--max-io"; size = true; break;
-		case O_INLINE: attr = "inline_data_size"; opt = "--inline"; size = true; break;
-		case O_IMM: attr = "imm_read_size"; opt = "--imm-read"; size = true; break;
-		case O_IOTMO: attr = "io_timeout"; opt = "--io-timeout"; break;
-		case O_RDELAY: attr = "reconnect_delay"; opt = "--reconnect-delay"; break;
-		case O_LOSS: attr = "ctrl_loss_tmo"; opt = "--ctrl-loss-tmo"; break;
-		case O_FAST: attr = "fast_io_fail_tmo"; opt = "--fast-io-fail-tmo"; break;
-		default:
-			usage_login();
+	for (i = 0; i < sizeof(login_tunables) / sizeof(login_tunables[0]); i++)
+		if (login_tunables[i].opt == c)
+			break;
+	if (i == sizeof(login_tunables) / sizeof(login_tunables[0])) {
+		usage_login();
+		return EXIT_USAGE;
+	}
+	if (r->nset == (int)(sizeof(r->set) / sizeof(r->set[0]))) {
+		err("login: too many options");
+		return EXIT_USAGE;
+	}
+	s->attr = login_tunables[i].attr;
+	s->option = login_tunables[i].option;
+	if (login_tunables[i].size) {
+		if (parse_size(arg, &v)) {
+			err("login: %s: invalid size '%s' (e.g. 4096, 64K, 1M)", s->option, arg);
 			return EXIT_USAGE;
 		}
-		if (size) {
-			if (parse_size(optarg, &v)) {
-				err("login: %s: invalid size '%s' (e.g. 4096, 64K, 1M)", opt, optarg);
-				return EXIT_USAGE;
-			}
-			snprintf(set[nset].value, sizeof(set[nset].value), "%llu", v);
-		} else {
-			long long n;
-
-			errno = 0;
-			n = strtoll(optarg, &ep, 10);
-			if (errno || *ep || !*optarg) {
-				err("login: %s: invalid number '%s'", opt, optarg);
-				return EXIT_USAGE;
-			}
-			snprintf(set[nset].value, sizeof(set[nset].value), "%lld", n);
+		snprintf(s->value, sizeof(s->value), "%llu", v);
+	} else {
+		errno = 0;
+		n = strtoll(arg, &ep, 10);
+		if (errno || *ep || !*arg) {
+			err("login: %s: invalid number '%s'", s->option, arg);
+			return EXIT_USAGE;
 		}
-		set[nset].attr = attr;
-		set[nset].option = opt;
-		nset++;
+		snprintf(s->value, sizeof(s->value), "%lld", n);
 	}
+	r->nset++;
+	return -1;
+}
+
+/* Take option C of login. Returns -1 to go on, else the exit status. */
+static int login_opt(struct login_req *r, int c, const char *arg)
+{
+	char *ep;
+
+	switch (c) {
+	case 'a': r->portal = arg; return -1;
+	case 't': r->target = arg; return -1;
+	case 'I': r->initiator = arg; return -1;
+	case 's': r->source = arg; return -1;
+	case 'n': r->sname = arg; return -1;
+	case 'j': opt_json = 1; return -1;
+	case 'o': return out_format_opt(arg) ? EXIT_USAGE : -1;
+	case O_PERSIST: r->persist = true; return -1;
+	case O_AUSER: r->ao.user = arg; return -1;
+	case O_ASECRET: r->ao.secret_file = arg; return -1;
+	case O_AMUSER: r->ao.mutual_user = arg; return -1;
+	case O_AMSECRET: r->ao.mutual_secret_file = arg; return -1;
+	case 'h': usage_login(); return EXIT_OK;
+	case 'l':
+		errno = 0;
+		r->lun = strtoull(arg, &ep, 0);
+		if (errno || *ep || !*arg || arg[0] == '-') {
+			err("login: invalid LUN '%s'", arg);
+			return EXIT_USAGE;
+		}
+		return -1;
+	default:
+		return login_tunable(r, c, arg);
+	}
+}
+
+/* Check what the options ask for. Returns -1 to go on, else the status. */
+static int login_check(struct login_req *r, int argc, char **argv)
+{
+	const struct auth_opts *ao = &r->ao;
+	unsigned int unused;
+
 	if (optind < argc) {
 		err("login: unexpected argument '%s'", argv[optind]);
 		return EXIT_USAGE;
 	}
-	if (!portal || !target) {
+	if (!r->portal || !r->target) {
 		err("login: -a ADDR[:PORT] and -t TARGET are required (see rbdadm login --help)");
 		return EXIT_USAGE;
 	}
-	if (persist && ((ao.secret_file && ao.secret_file[0] != '/') ||
-			(ao.mutual_secret_file && ao.mutual_secret_file[0] != '/'))) {
+	if (r->persist && ((ao->secret_file && ao->secret_file[0] != '/') ||
+			   (ao->mutual_secret_file && ao->mutual_secret_file[0] != '/'))) {
 		err("login: --persist needs absolute paths of the secret files (restore runs from another directory)");
 		return EXIT_USAGE;
 	}
-	have_auth = auth_opts_load(&ao, "login", &ini_cred, &tgt_cred);
-	if (have_auth < 0)
-		return -have_auth;
-	if (parse_portal(portal, addr, sizeof(addr), &port)) {
-		err("login: invalid address '%s': expected IPv4[:PORT] or [IPv6][:PORT]", portal);
+	r->have_auth = auth_opts_load(ao, "login", &r->ini_cred, &r->tgt_cred);
+	if (r->have_auth < 0)
+		return -r->have_auth;
+	if (parse_portal(r->portal, r->addr, sizeof(r->addr), &r->port)) {
+		err("login: invalid address '%s': expected IPv4[:PORT] or [IPv6][:PORT]", r->portal);
 		return EXIT_USAGE;
 	}
-	if (source) {
-		unsigned int unused;
-
-		if (parse_portal(source, srcaddr, sizeof(srcaddr), &unused)) {
-			err("login: invalid source address '%s'", source);
+	if (r->source) {
+		if (parse_portal(r->source, r->srcaddr, sizeof(r->srcaddr), &unused)) {
+			err("login: invalid source address '%s'", r->source);
 			return EXIT_USAGE;
 		}
-		source = srcaddr;	/* without brackets */
+		r->source = r->srcaddr;	/* without brackets */
 	}
-	if (!initiator) {
-		ret = read_initiatorname(RBD_INITIATORNAME_FILE, ininame, sizeof(ininame));
-		if (ret) {
+	return -1;
+}
+
+/* Parse login's options into R. Returns -1 to go on, else the status. */
+static int login_parse(struct login_req *r, int argc, char **argv)
+{
+	int c, ret;
+
+	optind = 0;	/* a full reset of getopt, for a second parse */
+	while ((c = getopt_long(argc, argv, "a:t:l:I:s:n:q:d:m:jo:h", login_opts,
+				NULL)) != -1) {
+		ret = login_opt(r, c, optarg);
+		if (ret >= 0)
+			return ret;
+	}
+	return login_check(r, argc, argv);
+}
+
+/* The initiator name, root, rbdi. Returns -1 to go on, else the status. */
+static int login_prepare(struct login_req *r)
+{
+	int ret;
+
+	if (!r->initiator) {
+		if (read_initiatorname(RBD_INITIATORNAME_FILE, r->ininame,
+				       sizeof(r->ininame))) {
 			err("login: no initiator name: pass --initiator NAME or create %s (InitiatorName=iqn....; make install generates one)",
 			    RBD_INITIATORNAME_FILE);
 			return EXIT_FAIL;
 		}
-		initiator = ininame;
+		r->initiator = r->ininame;
 	}
 	if (geteuid() != 0) {
 		err("login: not root: logging in needs root (it writes the rbdi configfs tree)");
 		return EXIT_FAIL;
 	}
-	if (ensure_rbdi())
-		return EXIT_FAIL;
+	ret = ensure_rbdi("login");
+	return ret ? ret : -1;
+}
 
-	if (find_session(addr, port, target, lun, initiator, name, sizeof(name))) {
-		snprintf(dir, sizeof(dir), "%s/%s", RBDI_CONFIGFS, name);
-		if (attr_is(dir, "enable", "1") && !read_attr(dir, "device", dev, sizeof(dev)) &&
-		    *dev) {
-			out_init(opt_json ? OUT_JSON : OUT_TEXT);
-			if (!opt_json)
-				printf("already logged in: /dev/%s (session %s)\n", dev, name);
-			else {
-				out_str("device", "Device:", dev);
-				out_str("session", "Session:", name);
-				out_bool("existing", "Existing:", true);
-			}
-			return out_finish() ? EXIT_FAIL : EXIT_OK;
-		}
-		err("login: session %s exists for this target but is not logged in; log it out first (rbdadm logout %s)",
-		    name, name);
-		return EXIT_FAIL;
-	}
+/*
+ * A session for the same portal, target, LUN and initiator exists: if it
+ * is logged in, that is the result. Returns the exit status.
+ */
+static int login_existing(const char *name, struct login_result *res)
+{
+	char dir[PATH_MAX];
 
-	if (sname)
-		snprintf(name, sizeof(name), "%s", sname);
-	else
-		new_session_name(name, sizeof(name));
 	snprintf(dir, sizeof(dir), "%s/%s", RBDI_CONFIGFS, name);
+	if (attr_is(dir, "enable", "1") &&
+	    !read_attr(dir, "device", res->dev, sizeof(res->dev)) && *res->dev) {
+		res->existing = true;
+		return EXIT_OK;
+	}
+	err("login: session %s exists for this target but is not logged in; log it out first (rbdadm logout %s)",
+	    name, name);
+	return EXIT_FAIL;
+}
+
+/* Write the portal, names and LUN to the new session DIR. 0 or -1. */
+static int login_write_names(const struct login_req *r, const char *dir)
+{
+	char port[32], lun[32];
+	const struct { const char *attr; const char *val; const char *what; } base[] = {
+		{ "traddr", r->addr, "address" },
+		{ "trsvcid", port, "port" },
+		{ "target", r->target, "target name" },
+		{ "initiator", r->initiator, "initiator name" },
+		{ "src_addr", r->source, "source address" },
+		{ "lun", lun, "LUN" },
+	};
+	size_t i;
+	int ret;
+
+	snprintf(port, sizeof(port), "%u", r->port);
+	snprintf(lun, sizeof(lun), "%llu", r->lun);
+	for (i = 0; i < sizeof(base) / sizeof(base[0]); i++) {
+		if (!base[i].val)
+			continue;
+		ret = write_attr(dir, base[i].attr, base[i].val);
+		if (ret) {
+			err("login: invalid %s '%s' (%s)", base[i].what, base[i].val,
+			    strerror(-ret));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Write everything but enable to the new session DIR. 0 or -1. */
+static int login_write_attrs(struct login_req *r, const char *dir)
+{
+	int i, ret;
+
+	if (login_write_names(r, dir))
+		return -1;
+	if (r->have_auth) {
+		ret = write_auth(dir, &r->ini_cred, &r->tgt_cred);
+		auth_cred_clear(&r->ini_cred);
+		auth_cred_clear(&r->tgt_cred);
+		if (ret) {
+			err("login: credentials refused by rbdi (%s; the kernel log says why)",
+			    strerror(-ret));
+			return -1;
+		}
+	}
+	for (i = 0; i < r->nset; i++) {
+		ret = write_attr(dir, r->set[i].attr, r->set[i].value);
+		if (ret) {
+			err("login: %s %s refused by rbdi (%s; the kernel log says why)",
+			    r->set[i].option, r->set[i].value, strerror(-ret));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Enabling session DIR failed with errno ERR: say why, as rbdi recorded
+ * it in last_error (errno alone is ambiguous). Returns the exit status.
+ */
+static int login_enable_failed(const struct login_req *r, const char *dir, int e)
+{
+	char why[256] = "";
+	const char *hint = "";
+	int status;
+
+	read_attr(dir, "last_error", why, sizeof(why));
+	status = login_exit_status(why, e);
+	if (!*why)
+		snprintf(why, sizeof(why), "%s", login_error(e));
+	if (status == EXIT_AUTH)
+		hint = strstr(why, "mutual") ?
+		       " (it did not prove the secret of --auth-mutual-user: another secret, or not the target meant)" :
+		       r->have_auth ? " (check --auth-user and the secret; the target's log says why)" :
+		       " (give --auth-user and --auth-secret-file)";
+	err("login: %s:%u %s: %s%s", r->addr, r->port, r->target, why, hint);
+	return status;
+}
+
+/* Create session RES->session, log it in. Returns the exit status. */
+static int login_new(struct login_req *r, struct login_result *res)
+{
+	char dir[PATH_MAX];
+	int ret;
+
+	snprintf(dir, sizeof(dir), "%s/%s", RBDI_CONFIGFS, res->session);
 	if (mkdir(dir, 0755)) {
-		err("login: cannot create session %s: %s%s", name, strerror(errno),
+		err("login: cannot create session %s: %s%s", res->session, strerror(errno),
 		    errno == EEXIST ? " (choose another --name)" :
 		    errno == EINVAL ? " (names: letters, digits, . _ -)" : "");
 		return EXIT_FAIL;
 	}
-
-	{
-		char buf[32];
-		const struct { const char *attr; const char *val; const char *what; } base[] = {
-			{ "traddr", addr, "address" },
-			{ "trsvcid", (snprintf(buf, sizeof(buf), "%u", port), buf), "port" },
-			{ "target", target, "target name" },
-			{ "initiator", initiator, "initiator name" },
-			{ "src_addr", source, "source address" },
-		};
-		char lunbuf[32];
-
-		for (i = 0; i < (int)(sizeof(base) / sizeof(base[0])); i++) {
-			if (!base[i].val)
-				continue;
-			ret = write_attr(dir, base[i].attr, base[i].val);
-			if (ret) {
-				err("login: invalid %s '%s' (%s)", base[i].what, base[i].val,
-				    strerror(-ret));
-				goto fail;
-			}
-		}
-		snprintf(lunbuf, sizeof(lunbuf), "%llu", lun);
-		ret = write_attr(dir, "lun", lunbuf);
-		if (ret) {
-			err("login: invalid LUN %llu (%s)", lun, strerror(-ret));
-			goto fail;
-		}
-	}
-	if (have_auth) {
-		ret = write_auth(dir, &ini_cred, &tgt_cred);
-		auth_cred_clear(&ini_cred);
-		auth_cred_clear(&tgt_cred);
-		if (ret) {
-			err("login: credentials refused by rbdi (%s; the kernel log says why)",
-			    strerror(-ret));
-			goto fail;
-		}
-	}
-	for (i = 0; i < nset; i++) {
-		ret = write_attr(dir, set[i].attr, set[i].value);
-		if (ret) {
-			err("login: %s %s refused by rbdi (%s; the kernel log says why)",
-			    set[i].option, set[i].value, strerror(-ret));
-			goto fail;
-		}
-	}
-
+	if (login_write_attrs(r, dir))
+		goto fail;
 	ret = write_attr(dir, "enable", "1");
 	if (ret) {
-		char why[256];
-
-		/* rbdi says why in last_error; errno alone is ambiguous. */
-		if (read_attr(dir, "last_error", why, sizeof(why)) || !*why)
-			snprintf(why, sizeof(why), "%s", login_error(-ret));
-		if (strstr(why, "authentic")) {
-			err("login: %s:%u %s: %s%s", addr, port, target, why,
-			    strstr(why, "mutual") ?
-			    " (it did not prove the secret of --auth-mutual-user: another secret, or not the target meant)" :
-			    have_auth ? " (check --auth-user and the secret; the target's log says why)" :
-			    " (give --auth-user and --auth-secret-file)");
-			rmdir(dir);
-			return EXIT_AUTH;
-		}
-		err("login: %s:%u %s: %s", addr, port, target, why);
-		goto fail;
+		ret = login_enable_failed(r, dir, -ret);
+		rmdir(dir);
+		return ret;
 	}
-	if (read_attr(dir, "device", dev, sizeof(dev)) || !*dev) {
+	if (read_attr(dir, "device", res->dev, sizeof(res->dev)) || !*res->dev) {
 		err("login: logged in but rbdi reports no device");
 		write_attr(dir, "enable", "0");
 		goto fail;
 	}
-	if (wait_dev(dev))
-		err("login: warning: /dev/%s did not appear within 10 s", dev);
-	if (persist) {
-		ret = persist_add(name, argc, argv);
-		if (ret)
-			err("login: warning: logged in, but cannot record it in %s: %s",
-			    RBD_SESSIONS_FILE, strerror(-ret));
-	}
-
-	out_init(opt_json ? OUT_JSON : OUT_TEXT);
-	if (opt_json) {
-		out_str("device", "Device:", dev);
-		out_str("session", "Session:", name);
-		out_bool("existing", "Existing:", false);
-	} else {
-		printf("/dev/%s\n", dev);
-	}
-	return out_finish() ? EXIT_FAIL : EXIT_OK;
-
+	if (wait_dev(res->dev))
+		err("login: warning: /dev/%s did not appear within 10 s", res->dev);
+	return EXIT_OK;
 fail:
 	rmdir(dir);
 	return EXIT_FAIL;
+}
+
+/* rbdadm login without its output (restore uses it). */
+static int login_run(int argc, char **argv, struct login_result *res)
+{
+	struct login_req r = {};
+	int ret;
+
+	memset(res, 0, sizeof(*res));
+	ret = login_parse(&r, argc, argv);
+	if (ret < 0)
+		ret = login_prepare(&r);
+	if (ret >= 0)
+		goto out;
+	if (find_session(r.addr, r.port, r.target, r.lun, r.initiator,
+			 res->session, sizeof(res->session))) {
+		ret = login_existing(res->session, res);
+		goto out;
+	}
+	if (r.sname)
+		snprintf(res->session, sizeof(res->session), "%s", r.sname);
+	else
+		new_session_name(res->session, sizeof(res->session));
+	ret = login_new(&r, res);
+	if (!ret && r.persist) {
+		ret = persist_add(res->session, argc, argv);
+		if (ret)
+			err("login: warning: logged in, but cannot record it in %s: %s",
+			    RBD_SESSIONS_FILE, strerror(-ret));
+		ret = EXIT_OK;
+	}
+out:
+	auth_cred_clear(&r.ini_cred);
+	auth_cred_clear(&r.tgt_cred);
+	return ret;
+}
+
+/* The result of one login: a record in JSON, a line in text. */
+static void login_print(const struct login_result *res)
+{
+	if (!opt_json) {
+		if (res->existing)
+			printf("already logged in: /dev/%s (session %s)\n", res->dev,
+			       res->session);
+		else
+			printf("/dev/%s\n", res->dev);
+		return;
+	}
+	out_str("device", "Device:", res->dev);
+	out_str("session", "Session:", res->session);
+	out_bool("existing", "Existing:", res->existing);
+}
+
+int cmd_login(int argc, char **argv)
+{
+	struct login_result res;
+	int ret;
+
+	ret = login_run(argc, argv, &res);
+	if (ret || !*res.dev)
+		return ret;
+	out_init(opt_json ? OUT_JSON : OUT_TEXT);
+	login_print(&res);
+	return out_finish() ? EXIT_FAIL : EXIT_OK;
 }
 
 /* Resolve DEVICE (/dev/rbdiN or rbdiN) or SESSION to a session name. */
@@ -838,6 +911,21 @@ static const char *device_busy(const char *dev)
 	return NULL;
 }
 
+/* Session NAME (/dev/DEV) is logged out: a line, or a JSON record. */
+static void logout_print(const char *name, const char *dev)
+{
+	if (opt_json) {
+		out_record_begin();
+		out_str("session", "Session:", name);
+		out_str("device", "Device:", dev);
+		out_end();
+	} else if (*dev) {
+		printf("logged out /dev/%s\n", dev);
+	} else {
+		printf("logged out session %s\n", name);
+	}
+}
+
 static int logout_one(const char *name, bool force, bool keep)
 {
 	char dir[PATH_MAX], dev[64] = "";
@@ -867,16 +955,14 @@ static int logout_one(const char *name, bool force, bool keep)
 	}
 	if (!keep && persist_remove(name) < 0)
 		err("logout: warning: cannot update %s: %s", RBD_SESSIONS_FILE, strerror(errno));
-	if (!opt_json)
-		printf("logged out %s%s%s\n", *dev ? "/dev/" : "", *dev ? dev : "session ",
-		       *dev ? "" : name);
+	logout_print(name, dev);
 	return EXIT_OK;
 }
 
 void usage_logout(void)
 {
-	puts("Usage: rbdadm logout DEVICE|SESSION [--force] [--keep-persistent]\n"
-	     "       rbdadm logout --all [--force] [--keep-persistent]\n"
+	puts("Usage: rbdadm logout [-j|-o json] DEVICE|SESSION [--force] [--keep-persistent]\n"
+	     "       rbdadm logout [-j|-o json] --all [--force] [--keep-persistent]\n"
 	     "\n"
 	     "Log out and remove a session, named by its device (/dev/rbdi0 or\n"
 	     "rbdi0) or its session name. A device that is mounted, held by\n"
@@ -884,58 +970,19 @@ void usage_logout(void)
 	     "given; with --force its outstanding I/O fails with an I/O error.\n"
 	     "A login recorded with --persist is forgotten too, unless\n"
 	     "--keep-persistent is given (rbd-sessions.service does so at\n"
-	     "shutdown).");
+	     "shutdown). JSON: the list logged_out of the sessions logged out.");
 }
 
-int cmd_logout(int argc, char **argv)
+/* Log out every session. Returns the exit status. */
+static int logout_all(bool force, bool keep)
 {
-	static const struct option opts[] = {
-		{ "all", no_argument, NULL, 'a' },
-		{ "force", no_argument, NULL, 'f' },
-		{ "keep-persistent", no_argument, NULL, 'k' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	bool all = false, force = false, keep = false;
-	char name[256];
 	struct dirent **ents;
-	int c, n, i, rc = EXIT_OK;
+	int n, i, rc = EXIT_OK;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "afkjh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'a': all = true; break;
-		case 'f': force = true; break;
-		case 'k': keep = true; break;
-		case 'j': opt_json = 1; break;
-		case 'h': usage_logout(); return EXIT_OK;
-		default: usage_logout(); return EXIT_USAGE;
-		}
-	}
-	if (all == (optind < argc) || argc - optind > 1) {
-		err("logout: name one DEVICE or SESSION, or --all (see rbdadm logout --help)");
-		return EXIT_USAGE;
-	}
-	if (geteuid() != 0) {
-		err("logout: not root: logging out needs root");
-		return EXIT_FAIL;
-	}
-	if (!is_dir(RBDI_CONFIGFS)) {
-		if (all)
-			return EXIT_OK;
-		err("logout: no such device or session '%s' (rbdi is not loaded)", argv[optind]);
-		return EXIT_FAIL;
-	}
-	if (!all) {
-		if (resolve_session(argv[optind], name, sizeof(name))) {
-			err("logout: no such device or session '%s'", argv[optind]);
-			return EXIT_FAIL;
-		}
-		return logout_one(name, force, keep);
-	}
 	n = scandir(RBDI_CONFIGFS, &ents, NULL, alphasort);
 	if (n < 0) {
+		if (errno == ENOENT)
+			return EXIT_OK;	/* rbdi not loaded: no sessions */
 		err("logout: cannot read %s: %s", RBDI_CONFIGFS, strerror(errno));
 		return EXIT_FAIL;
 	}
@@ -949,35 +996,83 @@ int cmd_logout(int argc, char **argv)
 	return rc;
 }
 
+/* Log out the session WHAT names. Returns the exit status. */
+static int logout_named(const char *what, bool force, bool keep)
+{
+	char name[256];
+
+	if (resolve_session(what, name, sizeof(name))) {
+		err("logout: no such device or session '%s'%s", what,
+		    is_dir(RBDI_CONFIGFS) ? "" : " (rbdi is not loaded)");
+		return EXIT_NOT_FOUND;
+	}
+	return logout_one(name, force, keep);
+}
+
+int cmd_logout(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "all", no_argument, NULL, 'a' },
+		{ "force", no_argument, NULL, 'f' },
+		{ "keep-persistent", no_argument, NULL, 'k' },
+		OUT_LONG_OPTS,
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	bool all = false, force = false, keep = false;
+	int c, rc;
+
+	optind = 0;	/* a full reset of getopt, for a second parse */
+	while ((c = getopt_long(argc, argv, "afkjo:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'a': all = true; break;
+		case 'f': force = true; break;
+		case 'k': keep = true; break;
+		case 'j': opt_json = 1; break;
+		case 'o': if (out_format_opt(optarg)) return EXIT_USAGE; break;
+		case 'h': usage_logout(); return EXIT_OK;
+		default: usage_logout(); return EXIT_USAGE;
+		}
+	}
+	if (all == (optind < argc) || argc - optind > 1) {
+		err("logout: name one DEVICE or SESSION, or --all (see rbdadm logout --help)");
+		return EXIT_USAGE;
+	}
+	if (geteuid() != 0) {
+		err("logout: not root: logging out needs root");
+		return EXIT_FAIL;
+	}
+	out_init(opt_json ? OUT_JSON : OUT_TEXT);
+	out_list_begin("logged_out");
+	rc = all ? logout_all(force, keep) : logout_named(argv[optind], force, keep);
+	out_end();
+	if (out_finish() && rc == EXIT_OK)
+		rc = EXIT_FAIL;
+	return rc;
+}
+
 void usage_geniname(void)
 {
-	puts("Usage: rbdadm gen-initiatorname\n"
+	puts("Usage: rbdadm gen-initiatorname [-j|-o json]\n"
 	     "\n"
 	     "Print a new, unique initiator name such as\n"
 	     "iqn.2026-12.org.rbd:host.1f2e3d4c5b6a, for " RBD_INITIATORNAME_FILE ".\n"
-	     "make install writes one there when the file does not exist.");
+	     "make install writes one there when the file does not exist.\n"
+	     "JSON: initiator_name.");
 }
 
-int cmd_geniname(int argc, char **argv)
+/* A new initiator name into NAME: iqn.2026-12.org.rbd:HOST.RANDOM. */
+static int gen_iname(char *name, size_t len)
 {
 	unsigned char rnd[6];
 	char host[64] = "host", *p;
-	int fd, i;
+	int fd, i, n;
 
-	if (argc > 1) {
-		if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-			usage_geniname();
-			return EXIT_OK;
-		}
-		err("gen-initiatorname: unexpected argument '%s'", argv[1]);
-		return EXIT_USAGE;
-	}
 	fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
 	if (fd < 0 || read(fd, rnd, sizeof(rnd)) != (ssize_t)sizeof(rnd)) {
-		err("gen-initiatorname: cannot read /dev/urandom");
 		if (fd >= 0)
 			close(fd);
-		return EXIT_FAIL;
+		return -1;
 	}
 	close(fd);
 	if (gethostname(host, sizeof(host) - 1) == 0)
@@ -990,59 +1085,111 @@ int cmd_geniname(int argc, char **argv)
 	}
 	if (!*host || *host == '-')
 		strcpy(host, "host");
-	printf("iqn.2026-12.org.rbd:%s.", host);
+	n = snprintf(name, len, "iqn.2026-12.org.rbd:%s.", host);
 	for (i = 0; i < (int)sizeof(rnd); i++)
-		printf("%02x", rnd[i]);
-	putchar('\n');
-	return EXIT_OK;
+		n += snprintf(name + n, len - n, "%02x", rnd[i]);
+	return 0;
+}
+
+int cmd_geniname(int argc, char **argv)
+{
+	char name[128];
+	int ret;
+
+	ret = parse_common_opts(argc, argv, usage_geniname);
+	if (ret >= 0)
+		return ret;
+	if (optind < argc) {
+		err("gen-initiatorname: unexpected argument '%s'", argv[optind]);
+		return EXIT_USAGE;
+	}
+	if (gen_iname(name, sizeof(name))) {
+		err("gen-initiatorname: cannot read /dev/urandom");
+		return EXIT_FAIL;
+	}
+	if (!opt_json) {
+		puts(name);
+		return fflush(stdout) ? EXIT_FAIL : EXIT_OK;
+	}
+	out_init(OUT_JSON);
+	out_str("initiator_name", "Initiator name:", name);
+	return out_finish() ? EXIT_FAIL : EXIT_OK;
 }
 
 void usage_restore(void)
 {
-	puts("Usage: rbdadm restore\n"
+	puts("Usage: rbdadm restore [-j|-o json]\n"
 	     "\n"
 	     "Log in to every session recorded with login --persist in\n"
 	     RBD_SESSIONS_FILE ". Sessions that exist already are left alone.\n"
-	     "rbd-sessions.service runs this at boot, after the network is up.");
+	     "rbd-sessions.service runs this at boot, after the network is up.\n"
+	     "The exit status is that of the first login that failed. JSON: the\n"
+	     "list sessions, per line of the file: line, session, device,\n"
+	     "existing and exit_status.");
+}
+
+/* Log in as line LINENO of the sessions file says. Returns the status. */
+static int restore_line(char *line, int lineno)
+{
+	struct login_result res;
+	char *args[64], *tok, *save;
+	int n = 0, ret, json = opt_json;
+
+	args[n++] = "login";
+	for (tok = strtok_r(line, " \t", &save); tok && n < 63;
+	     tok = strtok_r(NULL, " \t", &save))
+		args[n++] = tok;
+	args[n] = NULL;
+	ret = login_run(n, args, &res);
+	opt_json = json;	/* the file's options do not choose the output */
+	if (ret)
+		err("restore: %s line %d failed", RBD_SESSIONS_FILE, lineno);
+	if (!opt_json) {
+		if (!ret)
+			login_print(&res);
+		return ret;
+	}
+	out_record_begin();
+	out_u64("line", "Line:", lineno);
+	login_print(&res);
+	out_i64("exit_status", "Exit status:", ret);
+	out_end();
+	return ret;
 }
 
 int cmd_restore(int argc, char **argv)
 {
-	char line[4096], *args[64], *tok, *save;
-	int n, rc = EXIT_OK, lineno = 0;
+	char line[4096];
+	int ret, rc = EXIT_OK, lineno = 0;
 	FILE *f;
 
-	if (argc > 1) {
-		if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-			usage_restore();
-			return EXIT_OK;
-		}
-		err("restore: unexpected argument '%s'", argv[1]);
+	ret = parse_common_opts(argc, argv, usage_restore);
+	if (ret >= 0)
+		return ret;
+	if (optind < argc) {
+		err("restore: unexpected argument '%s'", argv[optind]);
 		return EXIT_USAGE;
 	}
 	f = fopen(RBD_SESSIONS_FILE, "re");
-	if (!f) {
-		if (errno == ENOENT)
-			return EXIT_OK;
+	if (!f && errno != ENOENT) {
 		err("restore: cannot read %s: %s", RBD_SESSIONS_FILE, strerror(errno));
 		return EXIT_FAIL;
 	}
-	while (fgets(line, sizeof(line), f)) {
+	out_init(opt_json ? OUT_JSON : OUT_TEXT);
+	out_list_begin("sessions");
+	while (f && fgets(line, sizeof(line), f)) {
 		lineno++;
 		line[strcspn(line, "\r\n")] = '\0';
 		if (!line[0] || line[0] == '#')
 			continue;
-		n = 0;
-		args[n++] = "login";
-		for (tok = strtok_r(line, " \t", &save); tok && n < 63;
-		     tok = strtok_r(NULL, " \t", &save))
-			args[n++] = tok;
-		args[n] = NULL;
-		if (cmd_login(n, args) != EXIT_OK) {
-			err("restore: %s line %d failed", RBD_SESSIONS_FILE, lineno);
-			rc = EXIT_FAIL;
-		}
+		ret = restore_line(line, lineno);
+		if (ret && rc == EXIT_OK)
+			rc = ret;
 	}
-	fclose(f);
+	if (f)
+		fclose(f);
+	out_end();
+	if (out_finish() && rc == EXIT_OK)
+		rc = EXIT_FAIL;
 	return rc;
 }

@@ -1,8 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
+/*
+ * rbdadm's output: one set of print calls for text and JSON, its error
+ * line, and the options that choose the format.
+ */
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 #include <json-c/json.h>
 
 #include "output.h"
@@ -68,6 +73,15 @@ void out_object_begin(const char *key)
 {
 	if (mode == OUT_JSON)
 		json_push(key, json_object_new_object());
+}
+
+/* A named object in JSON; in text a line with its title. */
+void out_section(const char *key, const char *title)
+{
+	if (mode == OUT_JSON)
+		json_push(key, json_object_new_object());
+	else
+		printf("%s\n", title);
 }
 
 void out_record_begin(void)
@@ -154,26 +168,43 @@ void err(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+int out_format_opt(const char *val)
+{
+	if (!strcmp(val, "json")) {
+		opt_json = 1;
+	} else if (!strcmp(val, "normal")) {
+		opt_json = 0;
+	} else {
+		err("unknown output format '%s' (-o normal or -o json)", val);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
 /*
- * The options of a command that takes only -j/--json and -h/--help:
- * --help and an unknown option show USAGE. Returns -1 to go on, with
- * optind at the first operand, or the exit status to return: EXIT_OK
- * after --help, EXIT_USAGE after an unknown option.
+ * The options of a command that takes only the output options and
+ * -h/--help: --help and an unknown option show USAGE. Returns -1 to go
+ * on, with optind at the first operand, or the exit status to return:
+ * EXIT_OK after --help, EXIT_USAGE after an unknown option or format.
  */
 int parse_common_opts(int argc, char **argv, void (*usage)(void))
 {
 	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' },
+		OUT_LONG_OPTS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
+	optind = 0;	/* a full reset of getopt, for a second parse */
+	while ((c = getopt_long(argc, argv, "jo:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			opt_json = 1;
+			break;
+		case 'o':
+			if (out_format_opt(optarg))
+				return EXIT_USAGE;
 			break;
 		case 'h':
 			usage();
@@ -183,5 +214,56 @@ int parse_common_opts(int argc, char **argv, void (*usage)(void))
 			return EXIT_USAGE;
 		}
 	}
+	return -1;
+}
+
+/* The value of -o FMT, -oFMT, --output-format FMT or --output-format=FMT. */
+static const char *format_arg(int argc, char **argv, int *arg)
+{
+	const char *a = argv[*arg];
+
+	if (!strncmp(a, "--output-format=", 16))
+		return a + 16;
+	if (!strncmp(a, "-o", 2) && a[2])
+		return a + 2;
+	if (*arg + 1 >= argc)
+		return NULL;
+	return argv[++*arg];
+}
+
+int parse_global_opts(int argc, char **argv, int *next, void (*usage)(FILE *f))
+{
+	const char *a, *fmt;
+	int arg;
+
+	for (arg = 1; arg < argc && argv[arg][0] == '-'; arg++) {
+		a = argv[arg];
+		if (!strcmp(a, "-j") || !strcmp(a, "--json")) {
+			opt_json = 1;
+		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			usage(stdout);
+			return EXIT_OK;
+		} else if (!strcmp(a, "-V") || !strcmp(a, "--version")) {
+			printf("rbdadm %s\n", RBD_VERSION);
+			return EXIT_OK;
+		} else if (!strncmp(a, "-o", 2) || !strcmp(a, "--output-format") ||
+			   !strncmp(a, "--output-format=", 16)) {
+			fmt = format_arg(argc, argv, &arg);
+			if (!fmt) {
+				err("%s needs a format: normal or json", a);
+				return EXIT_USAGE;
+			}
+			if (out_format_opt(fmt))
+				return EXIT_USAGE;
+		} else {
+			err("unknown option '%s' (see rbdadm --help)", a);
+			return EXIT_USAGE;
+		}
+	}
+	if (arg >= argc) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	*next = arg;
 	return -1;
 }

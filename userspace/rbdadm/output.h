@@ -23,6 +23,8 @@ int out_finish(void);
 void out_list_begin(const char *key);
 void out_record_begin(void);
 void out_object_begin(const char *key);
+/* A named object in JSON; in text a line with TITLE before its fields. */
+void out_section(const char *key, const char *title);
 void out_end(void);
 
 void out_str(const char *key, const char *label, const char *val);

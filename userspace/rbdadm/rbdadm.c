@@ -3,6 +3,7 @@
  * rbdadm: the rbd initiator's admin tool. It drives the rbdi module
  * through its configfs tree (/sys/kernel/config/rbdi).
  */
+#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -19,7 +20,8 @@ static const struct cmd cmds[] = {
 	{ "discover", NULL, "List the targets and LUNs a portal offers this initiator", cmd_discover, usage_discover },
 	{ "stats", NULL, "Show the counters of a session", cmd_stats, usage_stats },
 	{ "rescan", NULL, "Read the LUN's capacity again and resize the device", cmd_rescan, usage_rescan },
-	{ "list", "show", "Show sessions and their devices", cmd_list, usage_list },
+	{ "list", NULL, "Show sessions and their devices", cmd_list, usage_list },
+	{ "show", NULL, "Show one session in detail (without one: as list)", cmd_show, usage_show },
 	{ "gen-initiatorname", NULL, "Print a new initiator name", cmd_geniname, usage_geniname },
 	{ "version", NULL, "Show the version of rbdadm", cmd_version, usage_version },
 };
@@ -30,7 +32,7 @@ static void usage(FILE *f)
 {
 	size_t i;
 
-	fputs("Usage: rbdadm [-j|--json] COMMAND [ARGS]\n"
+	fputs("Usage: rbdadm [-j|--json|-o normal|json] COMMAND [ARGS]\n"
 	      "       rbdadm COMMAND --help\n"
 	      "\nCommands:\n", f);
 	for (i = 0; i < NR_CMDS; i++)
@@ -38,28 +40,29 @@ static void usage(FILE *f)
 			cmds[i].alias ? " (alias: " : "",
 			cmds[i].alias ? cmds[i].alias : "",
 			cmds[i].alias ? ")" : "");
-	fputs("\nExit status: 0 success, 1 failure, 2 usage error.\n", f);
+	fputs("\nOptions:\n"
+	      "  -j, --json                      JSON output (every command)\n"
+	      "  -o, --output-format FORMAT     normal (text, the default) or json\n"
+	      "  -h, --help                      this help; after a command, its help\n"
+	      "  -V, --version                   the version\n", f);
+	usage_exit_status(f);
 }
 
 static void usage_version(void)
 {
-	puts("Usage: rbdadm version [-j|--json]");
+	puts("Usage: rbdadm version [-j|--json|-o normal|json]");
 }
 
 static int cmd_version(int argc, char **argv)
 {
-	int i;
+	int ret;
 
-	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "-j") || !strcmp(argv[i], "--json")) {
-			opt_json = 1;
-		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			usage_version();
-			return EXIT_OK;
-		} else {
-			err("version: unexpected argument '%s'", argv[i]);
-			return EXIT_USAGE;
-		}
+	ret = parse_common_opts(argc, argv, usage_version);
+	if (ret >= 0)
+		return ret;
+	if (optind < argc) {
+		err("version: unexpected argument '%s'", argv[optind]);
+		return EXIT_USAGE;
 	}
 	out_init(opt_json ? OUT_JSON : OUT_TEXT);
 	out_str("version", "rbdadm", RBD_VERSION);
@@ -70,27 +73,11 @@ int main(int argc, char **argv)
 {
 	const char *name;
 	size_t i;
-	int arg = 1;
+	int arg, ret;
 
-	while (arg < argc && argv[arg][0] == '-') {
-		if (!strcmp(argv[arg], "-j") || !strcmp(argv[arg], "--json")) {
-			opt_json = 1;
-		} else if (!strcmp(argv[arg], "-h") || !strcmp(argv[arg], "--help")) {
-			usage(stdout);
-			return EXIT_OK;
-		} else if (!strcmp(argv[arg], "-V") || !strcmp(argv[arg], "--version")) {
-			printf("rbdadm %s\n", RBD_VERSION);
-			return EXIT_OK;
-		} else {
-			err("unknown option '%s' (see rbdadm --help)", argv[arg]);
-			return EXIT_USAGE;
-		}
-		arg++;
-	}
-	if (arg >= argc) {
-		usage(stderr);
-		return EXIT_USAGE;
-	}
+	ret = parse_global_opts(argc, argv, &arg, usage);
+	if (ret >= 0)
+		return ret;
 	name = argv[arg];
 	if (!strcmp(name, "help")) {
 		usage(stdout);

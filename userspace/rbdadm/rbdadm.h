@@ -6,11 +6,20 @@
 #include <stddef.h>
 #include <stdio.h>
 
-/* Exit statuses, documented in rbdadm(8). */
-#define EXIT_OK		0
-#define EXIT_FAIL	1
-#define EXIT_USAGE	2
-#define EXIT_AUTH	3	/* authentication required or failed */
+/*
+ * Exit statuses, documented in rbdadm(8) and rbdadm --help; scripts
+ * rely on them, so a number never changes its meaning.
+ */
+#define EXIT_OK			0
+#define EXIT_FAIL		1	/* any other failure */
+#define EXIT_USAGE		2
+#define EXIT_AUTH		3	/* authentication required or failed */
+#define EXIT_UNREACHABLE	4	/* no route, no rbd portal listening */
+#define EXIT_NO_TARGET		5	/* login refused: unknown target */
+#define EXIT_ACL		6	/* login refused by the target's ACLs */
+#define EXIT_NO_LUN		7	/* login refused: no such LUN */
+#define EXIT_NOT_FOUND		8	/* no such device or session */
+#define EXIT_NO_MODULE		9	/* rbdi missing or refused by the kernel */
 
 /* The initiator's configfs tree (rbdi.ko). */
 #define RBDI_CONFIGFS	"/sys/kernel/config/rbdi"
@@ -26,10 +35,48 @@ struct cmd {
 extern int opt_json;
 
 /*
- * Options of the commands that take only -j/--json and -h/--help (in
- * output.c). Returns -1 to go on, else the command's exit status.
+ * The output options every command takes, for its struct option table:
+ * -j/--json and -o/--output-format normal|json (as nvme-cli spells it).
+ */
+#define OUT_LONG_OPTS						\
+	{ "json", no_argument, NULL, 'j' },			\
+	{ "output-format", required_argument, NULL, 'o' }
+
+/*
+ * Set the output format from the value of -o/--output-format ("normal"
+ * or "json"). Returns 0, or EXIT_USAGE after saying why (in output.c).
+ */
+int out_format_opt(const char *val);
+
+/*
+ * Options of the commands that take only the output options and
+ * -h/--help (in output.c). Returns -1 to go on, else the command's exit
+ * status.
  */
 int parse_common_opts(int argc, char **argv, void (*usage)(void));
+
+/*
+ * The options before the command (in output.c): -j, -o FORMAT, -h, -V.
+ * Returns -1 with *next at the command, or the exit status to return.
+ */
+int parse_global_opts(int argc, char **argv, int *next, void (*usage)(FILE *f));
+
+/* The table of exit statuses, as rbdadm --help shows it (in status.c). */
+void usage_exit_status(FILE *f);
+
+/*
+ * The exit status of a login that rbdi refused: from its last_error
+ * WHY ("" if none), else from the errno ERR (positive). In status.c.
+ */
+int login_exit_status(const char *why, int err);
+/* A reason for errno E when rbdi recorded none. */
+const char *login_error(int e);
+
+/*
+ * Whether modprobe's error text OUT says the module is not installed
+ * (as opposed to refused by the kernel: a bad signature, a bad parameter).
+ */
+bool modprobe_not_found(const char *out);
 
 /* Configuration files, documented in rbdadm(8). */
 #define RBD_CONF_DIR		"/etc/rbd"
@@ -38,6 +85,9 @@ int parse_common_opts(int argc, char **argv, void (*usage)(void));
 
 int cmd_list(int argc, char **argv);
 void usage_list(void);
+int list_sessions(void);
+int cmd_show(int argc, char **argv);
+void usage_show(void);
 int cmd_login(int argc, char **argv);
 void usage_login(void);
 int cmd_logout(int argc, char **argv);
@@ -127,7 +177,16 @@ void print_latency(const struct lat_table *t);
 int parse_portal(const char *s, char *addr, size_t len, unsigned int *port);
 int parse_size(const char *s, unsigned long long *res);
 int read_initiatorname(const char *file, char *name, size_t len);
-int ensure_rbdi(void);
+
+/*
+ * Make sure the rbdi configfs tree exists, loading the module if needed
+ * (in status.c). CMD names the command in messages. Returns EXIT_OK, or
+ * the exit status after saying why, with modprobe's own words.
+ */
+int ensure_rbdi(const char *cmd);
+
+/* Make sure debugfs is mounted (in stats.c). Returns 0 or -errno. */
+int ensure_debugfs(void);
 
 /*
  * Read configfs attribute DIR/NAME into BUF (trailing newline removed).

@@ -18,7 +18,7 @@
 
 void usage_rescan(void)
 {
-	puts("Usage: rbdadm rescan [-j|--json] DEVICE|SESSION\n"
+	puts("Usage: rbdadm rescan [-j|--json|-o normal|json] DEVICE|SESSION\n"
 	     "\n"
 	     "Read the capacity of the session's LUN again and resize its disk,\n"
 	     "after the LUN was grown (or shrunk) on the target: LIO does not\n"
@@ -67,7 +67,7 @@ int cmd_rescan(int argc, char **argv)
 	}
 	if (resolve_session(argv[optind], name, sizeof(name))) {
 		err("rescan: no such device or session '%s'", argv[optind]);
-		return EXIT_FAIL;
+		return EXIT_NOT_FOUND;
 	}
 	snprintf(dir, sizeof(dir), "%s/%s", RBDI_CONFIGFS, name);
 	if (read_attr(dir, "device", dev, sizeof(dev)) || !*dev) {

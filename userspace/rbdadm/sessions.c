@@ -72,63 +72,77 @@ static int skip_dots(const struct dirent *d)
 
 void usage_list(void)
 {
-	puts("Usage: rbdadm list [-j|--json]\n"
+	puts("Usage: rbdadm list [-j|--json|-o normal|json]\n"
 	     "\n"
 	     "Show every session of this initiator: device, target, LUN,\n"
-	     "address, state and the negotiated limits. Alias: show.");
+	     "address, state and the negotiated limits. Without the rbdi\n"
+	     "module loaded there are none (JSON: an empty list). rbdadm show\n"
+	     "without a session does the same.");
+}
+
+/* One session of the list, from its configfs directory DIR. */
+static void list_one(const char *dir, const char *name)
+{
+	char val[512], *end;
+	unsigned long long n;
+	size_t f;
+
+	out_record_begin();
+	out_str("session", "Session:", name);
+	for (f = 0; f < sizeof(list_fields) / sizeof(list_fields[0]); f++) {
+		if (read_attr(dir, list_fields[f].attr, val, sizeof(val)))
+			continue;
+		errno = 0;
+		n = strtoull(val, &end, 10);
+		if (list_fields[f].number && *val && !*end && !errno)
+			out_u64(list_fields[f].key, list_fields[f].label, n);
+		else
+			out_str(list_fields[f].key, list_fields[f].label, val);
+	}
+	out_end();
+}
+
+/*
+ * Print every session (rbdadm list, and show without a session). No
+ * rbdi configfs tree (the module not loaded) means no sessions.
+ */
+int list_sessions(void)
+{
+	struct dirent **ents = NULL;
+	char dir[4096];
+	int n, i;
+
+	n = scandir(RBDI_CONFIGFS, &ents, skip_dots, name_cmp);
+	if (n < 0 && errno != ENOENT) {
+		err("list: cannot read %s: %s", RBDI_CONFIGFS, strerror(errno));
+		return EXIT_FAIL;
+	}
+	out_init(opt_json ? OUT_JSON : OUT_TEXT);
+	out_list_begin("sessions");
+	for (i = 0; i < n; i++) {
+		snprintf(dir, sizeof(dir), "%s/%s", RBDI_CONFIGFS, ents[i]->d_name);
+		list_one(dir, ents[i]->d_name);
+		free(ents[i]);
+	}
+	free(ents);
+	out_end();
+	if (!opt_json && n <= 0)
+		puts("No sessions.");
+	return out_finish() ? EXIT_FAIL : EXIT_OK;
 }
 
 /* rbdadm list: every session and its attributes. */
 int cmd_list(int argc, char **argv)
 {
-	struct dirent **ents;
-	char dir[4096], val[512];
-	int n, i, ret;
-	size_t f;
+	int ret;
 
 	ret = parse_common_opts(argc, argv, usage_list);
 	if (ret >= 0)
 		return ret;
 	if (optind < argc) {
-		err("list: unexpected argument '%s'", argv[optind]);
+		err("list: unexpected argument '%s' (rbdadm show %s shows one session)",
+		    argv[optind], argv[optind]);
 		return EXIT_USAGE;
 	}
-
-	n = scandir(RBDI_CONFIGFS, &ents, skip_dots, name_cmp);
-	if (n < 0) {
-		if (errno == ENOENT)
-			err("list: %s does not exist: the rbdi module is not loaded (modprobe rbdi)",
-			    RBDI_CONFIGFS);
-		else
-			err("list: cannot read %s: %s", RBDI_CONFIGFS, strerror(errno));
-		return EXIT_FAIL;
-	}
-
-	out_init(opt_json ? OUT_JSON : OUT_TEXT);
-	out_list_begin("sessions");
-	for (i = 0; i < n; i++) {
-		snprintf(dir, sizeof(dir), "%s/%s", RBDI_CONFIGFS, ents[i]->d_name);
-		out_record_begin();
-		out_str("session", "Session:", ents[i]->d_name);
-		for (f = 0; f < sizeof(list_fields) / sizeof(list_fields[0]); f++) {
-			char *end;
-			unsigned long long n;
-
-			if (read_attr(dir, list_fields[f].attr, val, sizeof(val)))
-				continue;
-			errno = 0;
-			n = strtoull(val, &end, 10);
-			if (list_fields[f].number && *val && !*end && !errno)
-				out_u64(list_fields[f].key, list_fields[f].label, n);
-			else
-				out_str(list_fields[f].key, list_fields[f].label, val);
-		}
-		out_end();
-		free(ents[i]);
-	}
-	free(ents);
-	out_end();
-	if (!opt_json && n == 0)
-		puts("No sessions.");
-	return out_finish() ? EXIT_FAIL : EXIT_OK;
+	return list_sessions();
 }

@@ -498,7 +498,7 @@ void print_latency(const struct lat_table *t)
 }
 
 /* Make sure debugfs is mounted; rbdi's directory is only root's. */
-static int ensure_debugfs(void)
+int ensure_debugfs(void)
 {
 	struct stat st;
 
@@ -512,7 +512,7 @@ static int ensure_debugfs(void)
 /* rbdadm stats --help */
 void usage_stats(void)
 {
-	puts("Usage: rbdadm stats [-j|--json] [-l|--latency] [--reset-latency] DEVICE|SESSION\n"
+	puts("Usage: rbdadm stats [-j|--json|-o normal|json] [-l|--latency] [--reset-latency] DEVICE|SESSION\n"
 	     "\n"
 	     "Show the counters of one session: the commands rbdi sent, how\n"
 	     "their data moved, errors and reconnects (from rbdi's debugfs\n"
@@ -526,7 +526,7 @@ void usage_stats(void)
 	     "                       upper bound of their bucket (\"bucket bound\")\n"
 	     "      --reset-latency  reset the histogram to zero (after reading it\n"
 	     "                       for --latency)\n"
-	     "  -j, --json           JSON output");
+	     "  -j, --json           JSON output (also -o json, --output-format=json)");
 }
 
 /* Long-only option of stats. */
@@ -536,7 +536,7 @@ void usage_stats(void)
 int cmd_stats(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' },
+		OUT_LONG_OPTS,
 		{ "latency", no_argument, NULL, 'l' },
 		{ "reset-latency", no_argument, NULL, OPT_RESET_LATENCY },
 		{ "help", no_argument, NULL, 'h' },
@@ -550,10 +550,14 @@ int cmd_stats(int argc, char **argv)
 	int c, n = 0, ret;
 	FILE *f;
 
-	while ((c = getopt_long(argc, argv, "jlh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "jo:lh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			opt_json = 1;
+			break;
+		case 'o':
+			if (out_format_opt(optarg))
+				return EXIT_USAGE;
 			break;
 		case 'l':
 			latency = true;
@@ -579,7 +583,7 @@ int cmd_stats(int argc, char **argv)
 	}
 	if (resolve_session(argv[optind], name, sizeof(name))) {
 		err("stats: no such device or session: %s", argv[optind]);
-		return EXIT_FAIL;
+		return EXIT_NOT_FOUND;
 	}
 	snprintf(dir, sizeof(dir), "%s/%s", RBDI_CONFIGFS, name);
 	if (read_attr(dir, "device", dev, sizeof(dev)))

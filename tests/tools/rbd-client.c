@@ -19,7 +19,8 @@
  *   read LBA NBLK FILE [MODE]   read into FILE; MODE desc, multi, imm
  *   verify LBA NBLK             write patterns in every mode, read back in
  *                               every mode, over every queue, compare
- *   io SECONDS                  write/read/verify loop until done or error
+ *   io SECONDS [LBA NBLK]       write/read/verify loop until done or error,
+ *                               within NBLK blocks from LBA (default: all)
  *   nop                         NOP on queue 0
  *   tmf FUNCTION                TMF with a function number
  *   tmflun LUN FUNCTION         the same, addressed to another LUN
@@ -63,6 +64,7 @@
  */
 
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -1037,15 +1039,29 @@ static int cmd_verify(uint64_t lba, uint32_t nblk)
 	return 0;
 }
 
-static int cmd_io(int seconds)
+/*
+ * Write, read back and compare 64 KiB at a time for @seconds, walking the
+ * @span blocks from @base (all of the LUN when @span is 0). Sessions that
+ * run at once must be given ranges of their own: one's write between the
+ * other's write and read would read back as a mismatch.
+ */
+static int cmd_io(int seconds, uint64_t base, uint64_t span)
 {
 	uint64_t end = now_ms() + seconds * 1000ULL;
 	uint32_t seed = 100, nblk = 65536 / g.block_size;
 	int ret, qi = 1;
 	uint64_t n = 0;
 
+	if (!span)
+		span = g.nblocks - base;
+	if (base >= g.nblocks || span > g.nblocks - base || span <= nblk) {
+		printf("io: range %llu+%llu does not fit %llu blocks of %u\n",
+		       (unsigned long long)base, (unsigned long long)span,
+		       (unsigned long long)g.nblocks, g.block_size);
+		return EX_USAGE;
+	}
 	while (now_ms() < end) {
-		ret = verify_one(qi, (n * nblk) % (g.nblocks - nblk), nblk,
+		ret = verify_one(qi, base + (n * nblk) % (span - nblk), nblk,
 				 M_DESC, M_DESC, seed++);
 		if (ret) {
 			printf("io: stopped after %llu rounds (%s)\n",
@@ -2269,7 +2285,8 @@ static void usage(void)
 		"usage: rbd-client -a ADDR [-s SRCADDR] -t TARGET -i INITIATOR [-l LUN] [-p PORT]\n"
 		"                  [-Q NQUEUES] [-d DEPTH] [-R RESPONDER] [-K MS] [-v] COMMAND...\n"
 		"commands: login inquiry readcap write LBA FILE [MODE]\n"
-		"          read LBA NBLK FILE [MODE] verify LBA NBLK io SECONDS\n"
+		"          read LBA NBLK FILE [MODE] verify LBA NBLK\n"
+		"          io SECONDS [LBA NBLK]\n"
 		"          nop tmf FUNCTION tmflun LUN FUNCTION abort reset N stats\n"
 		"          raw DIR LEN LUN CDB churn N SECONDS storm SECONDS SEED\n"
 		"          logout hostile\n"
@@ -2410,8 +2427,14 @@ int main(int argc, char **argv)
 			ret = cmd_verify(strtoull(argv[i + 1], NULL, 0),
 					 strtoul(argv[i + 2], NULL, 0));
 			i += 2;
+		} else if (!strcmp(c, "io") && i + 3 < argc &&
+			   isdigit((unsigned char)argv[i + 2][0])) {
+			ret = cmd_io(atoi(argv[i + 1]),
+				     strtoull(argv[i + 2], NULL, 0),
+				     strtoull(argv[i + 3], NULL, 0));
+			i += 3;
 		} else if (!strcmp(c, "io") && i + 1 < argc) {
-			ret = cmd_io(atoi(argv[i + 1]));
+			ret = cmd_io(atoi(argv[i + 1]), 0, 0);
 			i++;
 		} else if (!strcmp(c, "nop")) {
 			ret = cmd_nop();

@@ -277,13 +277,13 @@ static const char *rbdt_listen_cause(const struct sockaddr_storage *addr,
 {
 	switch (err) {
 	case -EADDRINUSE:
-		return "another RDMA listener (nvmet, iSER, srpt) has this address and port";
+		return "another RDMA listener (e.g. nvmet, iSER, srpt) has this address and port";
 	case -EADDRNOTAVAIL:
 		if (rbdt_addr_any(addr))
-			return "another RDMA listener (nvmet, iSER, srpt) has the port";
+			return "another RDMA listener (e.g. nvmet, iSER, srpt) has the port";
 		if (!rbdt_addr_is_local(addr))
 			return "the address is not assigned to any local interface";
-		return "another RDMA listener (nvmet, iSER, srpt) has the port on 0.0.0.0 or ::";
+		return "another RDMA listener (e.g. nvmet, iSER, srpt) listens on 0.0.0.0 or ::";
 	case -ENODEV:
 		return "no RDMA device serves the interface that owns the address";
 	default:

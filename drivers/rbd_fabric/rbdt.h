@@ -502,7 +502,8 @@ struct rbdt_pool {
  * @cmds: Command slots (@depth of them).
  * @pool: Data pages of @cmds.
  * @peer: Address of the initiator.
- * @local: Address of the listener the connection came through.
+ * @local: The address the connection came to, with the port of the
+ *	listener it came through (rbdt_listener_addr()).
  * @entry: Entry in the global queue list.
  * @release_work: Teardown of a queue that belongs to no session.
  * @pending_work: Starts capsules that waited for their slot's descriptor.
@@ -790,6 +791,7 @@ void rbdt_cq_exit(void);
 extern struct configfs_attribute *rbdt_fabric_attrs[];
 extern struct configfs_attribute *rbdt_tpg_attrib_attrs[];
 extern struct configfs_attribute *rbdt_nacl_attrs[];
+extern struct configfs_attribute *rbdt_np_attrs[];
 extern struct configfs_attribute *rbdt_nacl_auth_attrs[];
 extern struct configfs_attribute *rbdt_tpg_auth_attrs[];
 extern struct configfs_attribute *rbdt_discovery_attrs[];
@@ -835,6 +837,7 @@ void rbdt_auth_stats_show(struct seq_file *m);
 const char *rbdt_parse_portal(const char *name, struct sockaddr_storage *addr);
 struct rbdt_listener *rbdt_listener_get(const struct sockaddr_storage *addr);
 void rbdt_listener_put(struct rbdt_listener *l);
+ssize_t rbdt_listener_state_show(struct rbdt_listener *l, char *page);
 void rbdt_listener_add_np(struct rbdt_listener *l, struct rbdt_np *np);
 void rbdt_listener_del_np(struct rbdt_listener *l, struct rbdt_np *np);
 void rbdt_listeners_lock(void);

@@ -15,6 +15,7 @@
  *		attrib/			rbdt_tpg_attrib_attrs
  *		auth/			rbdt_tpg_auth_attrs (demo mode)
  *		np/<addr>:<port>/	rbdt_make_np() / rbdt_drop_np()
+ *		    state		rbdt_np_attrs
  *		acls/<initiator>/	rbdt_init_nodeacl()
  *		    auth/		rbdt_nacl_auth_attrs
  *	discovery_auth/			rbdt_discovery_attrs
@@ -246,10 +247,13 @@ int rbdt_enable_tpg(struct se_portal_group *se_tpg, bool enable)
  *	rbdt_parse_portal().
  *
  * Starts listening on the address, or shares the listener that another
- * portal already started on it.
+ * portal already started on it. A portal on a specific address whose
+ * address or RDMA device is not there yet is created and waits for them;
+ * one on a port that a wildcard portal holds leaves its connections to
+ * the wildcard's listener (see rbdt_cm.c). np/<portal>/state says which.
  *
  * Return: The new portal or an ERR_PTR (core turns any error into -EINVAL
- * for mkdir, so every failure is logged).
+ * for mkdir, so every failure is logged with its cause).
  */
 struct se_tpg_np *rbdt_make_np(struct se_portal_group *se_tpg,
 			       struct config_group *group, const char *name)
@@ -311,6 +315,23 @@ void rbdt_drop_np(struct se_tpg_np *se_tpg_np)
 	rbdt_listener_put(np->listener);
 	kfree(np);
 }
+
+/* np/<portal>/state: "listening", "listening (through <wildcard>)" or "waiting (<why>)" */
+static ssize_t rbdt_np_state_show(struct config_item *item, char *page)
+{
+	struct se_tpg_np *se_tpg_np = container_of(to_config_group(item),
+						   struct se_tpg_np,
+						   tpg_np_group);
+
+	return rbdt_listener_state_show(to_rbdt_np(se_tpg_np)->listener, page);
+}
+
+CONFIGFS_ATTR_RO(rbdt_np_, state);
+
+struct configfs_attribute *rbdt_np_attrs[] = {
+	&rbdt_np_attr_state,
+	NULL,
+};
 
 /* Initiator ACLs */
 

@@ -147,6 +147,7 @@ static const struct target_core_fabric_ops rbdt_fabric_ops = {
 	.tfc_wwn_attrs				= rbdt_fabric_attrs,
 	.tfc_tpg_attrib_attrs			= rbdt_tpg_attrib_attrs,
 	.tfc_tpg_nacl_base_attrs		= rbdt_nacl_attrs,
+	.tfc_tpg_np_base_attrs			= rbdt_np_attrs,
 	.tfc_tpg_nacl_auth_attrs		= rbdt_nacl_auth_attrs,
 	.tfc_tpg_auth_attrs			= rbdt_tpg_auth_attrs,
 	.tfc_discovery_attrs			= rbdt_discovery_attrs,

@@ -11,7 +11,8 @@
 #   make check           unit tests and the whole guest suite
 #   make check T=...     a selection (see Documentation/testing.rst)
 #   make check-quick     the quick subset, for the inner loop
-#   make check-unit      unit tests only (plain, ASan and UBSan)
+#   make check-unit      unit tests only (plain, ASan and UBSan), and
+#                        systemd-analyze verify of rbd-sessions.service
 #   make fuzz            libFuzzer harnesses over the validators, FUZZ_SECONDS
 #                        each (default 60) or FUZZ_RUNS executions each
 #   make check-fuzz      the same for 10 s each, for CI
@@ -72,8 +73,9 @@ tools:
 unit:
 	$(MAKE) -C tests/unit
 
-check-unit: check-schema
+check-unit: check-schema userspace
 	$(MAKE) -C tests/unit check
+	tests/host/unit-file.sh
 
 # Coverage-guided fuzzing of include/uapi/rbd/rbd_proto_check.h (tests/fuzz/).
 fuzz:

@@ -105,6 +105,52 @@ static void test_size(void **state)
 	assert_int_equal(parse_size("99999999999999999999999", &v), -1);
 }
 
+/* The session a sessions.conf line names (rbdadm logout --persisted). */
+static void test_persist_line_name(void **state)
+{
+	char name[16];
+
+	(void)state;
+	assert_int_equal(persist_line_name("--name sess0 -a 10.0.0.1 -t iqn.x\n", name,
+					   sizeof(name)), 0);
+	assert_string_equal(name, "sess0");
+	assert_int_equal(persist_line_name("  --name\tdb1\n", name, sizeof(name)), 0);
+	assert_string_equal(name, "db1");
+	assert_int_equal(persist_line_name("--name last", name, sizeof(name)), 0);
+	assert_string_equal(name, "last");
+	assert_int_equal(persist_line_name("# --name sess0 -a 10.0.0.1\n", name,
+					   sizeof(name)), -1);
+	assert_int_equal(persist_line_name("\n", name, sizeof(name)), -1);
+	assert_int_equal(persist_line_name("--name\n", name, sizeof(name)), -1);
+	assert_int_equal(persist_line_name("--names x", name, sizeof(name)), -1);
+	assert_int_equal(persist_line_name("-a 10.0.0.1 --name x", name, sizeof(name)), -1);
+	/* Too long for the buffer: refused, not cut. */
+	assert_int_equal(persist_line_name("--name 0123456789abcdef -a x", name,
+					   sizeof(name)), -1);
+}
+
+/* --retry-for SECONDS of rbdadm restore. */
+static void test_seconds(void **state)
+{
+	unsigned int v = 7;
+
+	(void)state;
+	assert_int_equal(parse_seconds("0", &v), 0);
+	assert_int_equal(v, 0);
+	assert_int_equal(parse_seconds("120", &v), 0);
+	assert_int_equal(v, 120);
+	assert_int_equal(parse_seconds("86400", &v), 0);
+	assert_int_equal(v, 86400);
+	v = 7;
+	assert_int_equal(parse_seconds("86401", &v), -1);
+	assert_int_equal(parse_seconds("", &v), -1);
+	assert_int_equal(parse_seconds("-1", &v), -1);
+	assert_int_equal(parse_seconds("+5", &v), -1);
+	assert_int_equal(parse_seconds("10s", &v), -1);
+	assert_int_equal(parse_seconds("99999999999999999999999", &v), -1);
+	assert_int_equal(v, 7);
+}
+
 static char *tmpfile_with(const char *text)
 {
 	static char path[] = "/tmp/rbdadm-test-XXXXXX";
@@ -1112,6 +1158,8 @@ int main(void)
 		cmocka_unit_test(test_portal),
 		cmocka_unit_test(test_portal_small_buffer),
 		cmocka_unit_test(test_size),
+		cmocka_unit_test(test_persist_line_name),
+		cmocka_unit_test(test_seconds),
 		cmocka_unit_test(test_initiatorname),
 		cmocka_unit_test(test_stat_line),
 		cmocka_unit_test(test_block_stat),

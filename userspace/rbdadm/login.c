@@ -353,6 +353,31 @@ static int persist_remove(const char *name)
 	return found;
 }
 
+/**
+ * persist_line_name() - the session a line of the sessions file names
+ * @line: The line, "--name NAME OPTIONS...".
+ * @name: Receives NAME.
+ * @len: Size of @name.
+ *
+ * Return: 0, or -1 for a comment, a blank line or a line without a name.
+ */
+int persist_line_name(const char *line, char *name, size_t len)
+{
+	size_t n;
+
+	line += strspn(line, " \t");
+	if (strncmp(line, "--name", 6) || (line[6] != ' ' && line[6] != '\t'))
+		return -1;
+	line += 6;
+	line += strspn(line, " \t");
+	n = strcspn(line, " \t\r\n");
+	if (!n || n >= len)
+		return -1;
+	memcpy(name, line, n);
+	name[n] = '\0';
+	return 0;
+}
+
 static int persist_add(const char *name, int argc, char **argv)
 {
 	FILE *f;
@@ -772,6 +797,17 @@ fail:
 	return EXIT_FAIL;
 }
 
+/* Record the login of session NAME (new or existing) for restore. */
+static void login_persist(const char *name, int argc, char **argv)
+{
+	int ret;
+
+	ret = persist_add(name, argc, argv);
+	if (ret)
+		err("login: warning: logged in, but cannot record it in %s: %s",
+		    RBD_SESSIONS_FILE, strerror(-ret));
+}
+
 /* rbdadm login without its output (restore uses it). */
 static int login_run(int argc, char **argv, struct login_result *res)
 {
@@ -787,6 +823,8 @@ static int login_run(int argc, char **argv, struct login_result *res)
 	if (find_session(r.addr, r.port, r.target, r.lun, r.initiator,
 			 res->session, sizeof(res->session))) {
 		ret = login_existing(res->session, res);
+		if (!ret && r.persist)
+			login_persist(res->session, argc, argv);
 		goto out;
 	}
 	if (r.sname)
@@ -794,13 +832,8 @@ static int login_run(int argc, char **argv, struct login_result *res)
 	else
 		new_session_name(res->session, sizeof(res->session));
 	ret = login_new(&r, res);
-	if (!ret && r.persist) {
-		ret = persist_add(res->session, argc, argv);
-		if (ret)
-			err("login: warning: logged in, but cannot record it in %s: %s",
-			    RBD_SESSIONS_FILE, strerror(-ret));
-		ret = EXIT_OK;
-	}
+	if (!ret && r.persist)
+		login_persist(res->session, argc, argv);
 out:
 	auth_cred_clear(&r.ini_cred);
 	auth_cred_clear(&r.tgt_cred);
@@ -963,14 +996,18 @@ void usage_logout(void)
 {
 	puts("Usage: rbdadm logout [-j|-o json] DEVICE|SESSION [--force] [--keep-persistent]\n"
 	     "       rbdadm logout [-j|-o json] --all [--force] [--keep-persistent]\n"
+	     "       rbdadm logout [-j|-o json] --persisted [--force]\n"
 	     "\n"
 	     "Log out and remove a session, named by its device (/dev/rbdi0 or\n"
 	     "rbdi0) or its session name. A device that is mounted, held by\n"
 	     "another device or opened exclusively is refused unless --force is\n"
 	     "given; with --force its outstanding I/O fails with an I/O error.\n"
 	     "A login recorded with --persist is forgotten too, unless\n"
-	     "--keep-persistent is given (rbd-sessions.service does so at\n"
-	     "shutdown). JSON: the list logged_out of the sessions logged out.");
+	     "--keep-persistent is given. --persisted logs out only the\n"
+	     "sessions named in " RBD_SESSIONS_FILE " and keeps the file\n"
+	     "(rbd-sessions.service does so when stopped); sessions logged in\n"
+	     "without --persist stay. JSON: the list logged_out of the sessions\n"
+	     "logged out.");
 }
 
 /* Log out every session. Returns the exit status. */
@@ -996,6 +1033,35 @@ static int logout_all(bool force, bool keep)
 	return rc;
 }
 
+/*
+ * Log out the sessions named in the sessions file, keeping the file:
+ * those rbd-sessions.service logged in, not those an admin logged in
+ * by hand. Returns the exit status.
+ */
+static int logout_persisted(bool force)
+{
+	char line[4096], name[256], dir[PATH_MAX];
+	int rc = EXIT_OK;
+	FILE *f;
+
+	f = fopen(RBD_SESSIONS_FILE, "re");
+	if (!f) {
+		if (errno == ENOENT)
+			return EXIT_OK;
+		err("logout: cannot read %s: %s", RBD_SESSIONS_FILE, strerror(errno));
+		return EXIT_FAIL;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		if (persist_line_name(line, name, sizeof(name)))
+			continue;
+		snprintf(dir, sizeof(dir), "%s/%s", RBDI_CONFIGFS, name);
+		if (is_dir(dir) && logout_one(name, force, true) != EXIT_OK)
+			rc = EXIT_FAIL;
+	}
+	fclose(f);
+	return rc;
+}
+
 /* Log out the session WHAT names. Returns the exit status. */
 static int logout_named(const char *what, bool force, bool keep)
 {
@@ -1015,11 +1081,12 @@ int cmd_logout(int argc, char **argv)
 		{ "all", no_argument, NULL, 'a' },
 		{ "force", no_argument, NULL, 'f' },
 		{ "keep-persistent", no_argument, NULL, 'k' },
+		{ "persisted", no_argument, NULL, 'p' },
 		OUT_LONG_OPTS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	bool all = false, force = false, keep = false;
+	bool all = false, force = false, keep = false, persisted = false;
 	int c, rc;
 
 	optind = 0;	/* a full reset of getopt, for a second parse */
@@ -1028,14 +1095,15 @@ int cmd_logout(int argc, char **argv)
 		case 'a': all = true; break;
 		case 'f': force = true; break;
 		case 'k': keep = true; break;
+		case 'p': persisted = true; break;
 		case 'j': opt_json = 1; break;
 		case 'o': if (out_format_opt(optarg)) return EXIT_USAGE; break;
 		case 'h': usage_logout(); return EXIT_OK;
 		default: usage_logout(); return EXIT_USAGE;
 		}
 	}
-	if (all == (optind < argc) || argc - optind > 1) {
-		err("logout: name one DEVICE or SESSION, or --all (see rbdadm logout --help)");
+	if (all + persisted + (optind < argc) != 1 || argc - optind > 1) {
+		err("logout: name one DEVICE or SESSION, or --all, or --persisted (see rbdadm logout --help)");
 		return EXIT_USAGE;
 	}
 	if (geteuid() != 0) {
@@ -1044,7 +1112,10 @@ int cmd_logout(int argc, char **argv)
 	}
 	out_init(opt_json ? OUT_JSON : OUT_TEXT);
 	out_list_begin("logged_out");
-	rc = all ? logout_all(force, keep) : logout_named(argv[optind], force, keep);
+	if (persisted)
+		rc = logout_persisted(force);
+	else
+		rc = all ? logout_all(force, keep) : logout_named(argv[optind], force, keep);
 	out_end();
 	if (out_finish() && rc == EXIT_OK)
 		rc = EXIT_FAIL;
@@ -1118,76 +1189,217 @@ int cmd_geniname(int argc, char **argv)
 
 void usage_restore(void)
 {
-	puts("Usage: rbdadm restore [-j|-o json]\n"
+	puts("Usage: rbdadm restore [-j|-o json] [--retry-for SECONDS]\n"
 	     "\n"
 	     "Log in to every session recorded with login --persist in\n"
 	     RBD_SESSIONS_FILE ". Sessions that exist already are left alone.\n"
 	     "rbd-sessions.service runs this at boot, after the network is up.\n"
-	     "The exit status is that of the first login that failed. JSON: the\n"
-	     "list sessions, per line of the file: line, session, device,\n"
-	     "existing and exit_status.");
+	     "With --retry-for, failed logins (but bad options) are tried again\n"
+	     "every " RESTORE_RETRY_GAP_S " s for up to SECONDS, for a target or a\n"
+	     "network that comes up later; each failure is logged with its cause.\n"
+	     "The exit status is that of the first login that failed for good.\n"
+	     "JSON: the list sessions, per line of the file: line, session,\n"
+	     "device, existing, attempts and exit_status.");
 }
 
-/* Log in as line LINENO of the sessions file says. Returns the status. */
-static int restore_line(char *line, int lineno)
+/**
+ * parse_seconds() - a number of seconds, as --retry-for takes it
+ * @s: Decimal digits, at most 86400 (a day).
+ * @res: Receives the number.
+ *
+ * Return: 0, or -1 if @s is not such a number.
+ */
+int parse_seconds(const char *s, unsigned int *res)
 {
-	struct login_result res;
-	char *args[64], *tok, *save;
-	int n = 0, ret, json = opt_json;
+	unsigned long v;
+	char *ep;
 
+	if (!isdigit((unsigned char)*s))
+		return -1;
+	errno = 0;
+	v = strtoul(s, &ep, 10);
+	if (errno || *ep || v > 86400)
+		return -1;
+	*res = v;
+	return 0;
+}
+
+/* One login of the sessions file, and how restore fared with it. */
+struct restore_entry {
+	char *text;
+	int lineno;
+	int status;
+	unsigned int attempts;
+	bool done;
+	struct login_result res;
+};
+
+/* Try the login of E once; E->done once it needs no other try. */
+static void restore_try(struct restore_entry *e)
+{
+	char line[4096], *args[64], *tok, *save;
+	int n = 0, json = opt_json;
+
+	snprintf(line, sizeof(line), "%s", e->text);
 	args[n++] = "login";
 	for (tok = strtok_r(line, " \t", &save); tok && n < 63;
 	     tok = strtok_r(NULL, " \t", &save))
 		args[n++] = tok;
 	args[n] = NULL;
-	ret = login_run(n, args, &res);
+	e->attempts++;
+	e->status = login_run(n, args, &e->res);
 	opt_json = json;	/* the file's options do not choose the output */
-	if (ret)
-		err("restore: %s line %d failed", RBD_SESSIONS_FILE, lineno);
-	if (!opt_json) {
-		if (!ret)
-			login_print(&res);
-		return ret;
-	}
-	out_record_begin();
-	out_u64("line", "Line:", lineno);
-	login_print(&res);
-	out_i64("exit_status", "Exit status:", ret);
-	out_end();
-	return ret;
+	/* Bad options in the file do not get better with time. */
+	e->done = e->status == EXIT_OK || e->status == EXIT_USAGE;
 }
 
-int cmd_restore(int argc, char **argv)
+/* Read the logins of the sessions file F into *ENTS. Returns their number. */
+static int restore_read(FILE *f, struct restore_entry **ents)
 {
 	char line[4096];
-	int ret, rc = EXIT_OK, lineno = 0;
-	FILE *f;
+	struct restore_entry *e = NULL, *ne;
+	int n = 0, lineno = 0;
 
-	ret = parse_common_opts(argc, argv, usage_restore);
-	if (ret >= 0)
-		return ret;
-	if (optind < argc) {
-		err("restore: unexpected argument '%s'", argv[optind]);
-		return EXIT_USAGE;
-	}
-	f = fopen(RBD_SESSIONS_FILE, "re");
-	if (!f && errno != ENOENT) {
-		err("restore: cannot read %s: %s", RBD_SESSIONS_FILE, strerror(errno));
-		return EXIT_FAIL;
-	}
-	out_init(opt_json ? OUT_JSON : OUT_TEXT);
-	out_list_begin("sessions");
 	while (f && fgets(line, sizeof(line), f)) {
 		lineno++;
 		line[strcspn(line, "\r\n")] = '\0';
 		if (!line[0] || line[0] == '#')
 			continue;
-		ret = restore_line(line, lineno);
-		if (ret && rc == EXIT_OK)
-			rc = ret;
+		ne = realloc(e, (n + 1) * sizeof(*e));
+		if (!ne)
+			break;
+		e = ne;
+		memset(&e[n], 0, sizeof(e[n]));
+		e[n].text = strdup(line);
+		e[n].lineno = lineno;
+		if (e[n].text)
+			n++;
 	}
+	*ents = e;
+	return n;
+}
+
+/* Try every pending login once; log each failure. Returns those pending. */
+static int restore_round(struct restore_entry *e, int n, bool retry)
+{
+	int i, pending = 0;
+
+	for (i = 0; i < n; i++) {
+		if (e[i].done)
+			continue;
+		restore_try(&e[i]);
+		if (e[i].done)
+			continue;
+		pending++;
+		err("restore: %s line %d failed (exit status %d, attempt %u)%s",
+		    RBD_SESSIONS_FILE, e[i].lineno, e[i].status, e[i].attempts,
+		    retry ? "; will retry" : "");
+	}
+	return pending;
+}
+
+/* Log in as the file says, retrying for up to RETRY_FOR seconds. */
+static void restore_all(struct restore_entry *e, int n, unsigned int retry_for)
+{
+	struct timespec now, end;
+	unsigned int gap = atoi(RESTORE_RETRY_GAP_S);
+	long left;
+
+	clock_gettime(CLOCK_MONOTONIC, &end);
+	end.tv_sec += retry_for;
+	for (;;) {
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		left = end.tv_sec - now.tv_sec;
+		if (!restore_round(e, n, left > 0) || left <= 0)
+			break;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		left = end.tv_sec - now.tv_sec;
+		sleep(left < (long)gap ? (left > 0 ? left : 0) : gap);
+	}
+}
+
+/* The outcome of line E, and its exit status. */
+static int restore_print(const struct restore_entry *e)
+{
+	if (e->status && e->attempts > 1)
+		err("restore: %s line %d: gave up after %u attempts", RBD_SESSIONS_FILE,
+		    e->lineno, e->attempts);
+	if (!opt_json) {
+		if (!e->status)
+			login_print(&e->res);
+		return e->status;
+	}
+	out_record_begin();
+	out_u64("line", "Line:", e->lineno);
+	login_print(&e->res);
+	out_u64("attempts", "Attempts:", e->attempts);
+	out_i64("exit_status", "Exit status:", e->status);
+	out_end();
+	return e->status;
+}
+
+/* Options of restore. Returns -1 to go on, else the exit status. */
+static int restore_opts(int argc, char **argv, unsigned int *retry_for)
+{
+	static const struct option opts[] = {
+		{ "retry-for", required_argument, NULL, 'r' },
+		OUT_LONG_OPTS,
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "jo:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'r':
+			if (parse_seconds(optarg, retry_for)) {
+				err("restore: --retry-for: invalid number of seconds '%s' (0 to 86400)",
+				    optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'j': opt_json = 1; break;
+		case 'o': if (out_format_opt(optarg)) return EXIT_USAGE; break;
+		case 'h': usage_restore(); return EXIT_OK;
+		default: usage_restore(); return EXIT_USAGE;
+		}
+	}
+	if (optind < argc) {
+		err("restore: unexpected argument '%s'", argv[optind]);
+		return EXIT_USAGE;
+	}
+	return -1;
+}
+
+int cmd_restore(int argc, char **argv)
+{
+	struct restore_entry *e;
+	unsigned int retry_for = 0;
+	int ret, rc = EXIT_OK, i, n;
+	FILE *f;
+
+	ret = restore_opts(argc, argv, &retry_for);
+	if (ret >= 0)
+		return ret;
+	f = fopen(RBD_SESSIONS_FILE, "re");
+	if (!f && errno != ENOENT) {
+		err("restore: cannot read %s: %s", RBD_SESSIONS_FILE, strerror(errno));
+		return EXIT_FAIL;
+	}
+	n = restore_read(f, &e);
 	if (f)
 		fclose(f);
+	restore_all(e, n, retry_for);
+	out_init(opt_json ? OUT_JSON : OUT_TEXT);
+	out_list_begin("sessions");
+	for (i = 0; i < n; i++) {
+		ret = restore_print(&e[i]);
+		if (ret && rc == EXIT_OK)
+			rc = ret;
+		free(e[i].text);
+	}
+	free(e);
 	out_end();
 	if (out_finish() && rc == EXIT_OK)
 		rc = EXIT_FAIL;

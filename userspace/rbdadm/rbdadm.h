@@ -177,6 +177,11 @@ void print_latency(const struct lat_table *t);
 int parse_portal(const char *s, char *addr, size_t len, unsigned int *port);
 int parse_size(const char *s, unsigned long long *res);
 int read_initiatorname(const char *file, char *name, size_t len);
+int persist_line_name(const char *line, char *name, size_t len);
+int parse_seconds(const char *s, unsigned int *res);
+
+/* Seconds between the tries of rbdadm restore --retry-for (a string). */
+#define RESTORE_RETRY_GAP_S	"2"
 
 /*
  * Make sure the rbdi configfs tree exists, loading the module if needed

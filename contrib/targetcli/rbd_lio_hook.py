@@ -43,7 +43,7 @@ RBD_FABRIC = "rbd"
 #: How to repair a missing rbd fabric, for the refusal message.
 REPAIR = ("reinstall the rbd integration for this Python "
           "(\"make install-targetcli\" in the rbd sources, see "
-          "contrib/targetcli/README.rst) and save again; to delete them "
+          "contrib/targetcli/README.rst) and save again; to delete rbd targets "
           "on purpose, remove them from the file first")
 
 #: The class name of the finder that rbd_lio.pth installs.

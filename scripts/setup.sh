@@ -31,8 +31,9 @@ PKGS=(
 	rdma-core ibverbs-utils rdmacm-utils perftest targetcli-fb
 	python3-rtslib-fb python3-jsonschema sg3-utils fio dbus ethtool iproute2 e2fsprogs
 	util-linux procps
-	# udev links and dm-multipath over rbdi (tests/rbdi/009, 011)
-	udev multipath-tools
+	# udev links and dm-multipath over rbdi (tests/rbdi/009, 011, 035);
+	# sd's udev identity to compare with, LVM, partitioning (035)
+	udev multipath-tools sg3-utils-udev lvm2 fdisk
 	# peers for "make bench" (Documentation/performance.rst)
 	nvme-cli open-iscsi nbd-server nbd-client srptools python3-matplotlib
 	# BENCH_PERF: perf record/report inside the guest

@@ -7,7 +7,7 @@
  *
  *   rbd-fake-target -a ADDR [-p PORT] [-n BLOCKS] [-H CASE] [-T LBA]
  *                   [-c COUNT] [-R WRITES] [-A MS] [-X write|read]
- *                   [-M SEED] [-Z USER] [-v]
+ *                   [-M SEED] [-Z USER] [-W TYPE:VALUE] [-v]
  *   rbd-fake-target -P LBA NBLK      print the pattern of those blocks
  *
  * The disk has BLOCKS 512-byte blocks (default 16384, 8 MiB); every
@@ -67,6 +67,12 @@
  * carries more inline data, or that asks for more immediate data than it
  * allowed is reported on a line starting "oversize:" (and still served).
  *
+ * -W gives the disk one logical-unit designator in VPD page 0x83 (and
+ * lists that page in page 0x00): naa:HEX or eui:HEX (binary, 8 to 16
+ * bytes), t10:TEXT (ASCII, the first 8 characters being the vendor) or
+ * name:TEXT (a SCSI name string, UTF-8, padded with NULs to a multiple
+ * of 4). Without -W the disk has no page 0x83, as before.
+ *
  * -A accepts the I/O queues after the first of each session MS
  * milliseconds late, serving the other queues meanwhile: a window in
  * which a session is partly connected.
@@ -77,6 +83,7 @@
  */
 
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <netdb.h>
@@ -158,6 +165,8 @@ static struct {
 	uint64_t regrant;	/* -R: writes before the first session drops */
 	uint64_t accept_delay;	/* -A, ms */
 	const char *impostor;	/* -Z: the target user it claims to be */
+	uint8_t desig[4 + 48];	/* -W: the designator of page 0x83 */
+	unsigned int desig_len;	/* its length with its header; 0: none */
 	struct rbd_auth_begin begin;	/* the last AUTH_BEGIN (-Z) */
 	unsigned int logins;
 	uint64_t first_handle;
@@ -520,12 +529,21 @@ static void exec_other(const struct rbd_cmd *cmd, uint8_t *out,
 	case 0x12:	/* INQUIRY */
 		alloc = be(cdb + 3, 2);
 		if (cdb[1] & 1) {
+			if (cdb[2] == 0x83 && g.desig_len) {
+				out[1] = 0x83;
+				out[3] = g.desig_len;
+				memcpy(out + 4, g.desig, g.desig_len);
+				n = 4 + g.desig_len;
+				break;
+			}
 			if (cdb[2] != 0) {
 				check_condition(r, 0x05, 0x24);
 				return;
 			}
-			out[3] = 1;	/* supported pages: page 00h only */
-			n = 5;
+			/* supported pages: 00h, and 83h with -W */
+			out[3] = g.desig_len ? 2 : 1;
+			out[5] = g.desig_len ? 0x83 : 0;
+			n = 4 + out[3];
 			break;
 		}
 		out[2] = 6;
@@ -1126,7 +1144,8 @@ static void usage(FILE *f)
 
 	fprintf(f,
 		"usage: rbd-fake-target -a ADDR [-p PORT] [-n BLOCKS] [-H CASE] [-T LBA] [-c COUNT]\n"
-		"                       [-R WRITES] [-A MS] [-X write|read] [-M SEED] [-Z USER] [-v]\n"
+		"                       [-R WRITES] [-A MS] [-X write|read] [-M SEED] [-Z USER]\n"
+		"                       [-W naa|eui:HEX, t10|name:TEXT] [-v]\n"
 		"       rbd-fake-target -P LBA NBLK   (print the pattern of those blocks)\n"
 		"cases:");
 	for (i = H_TAG; i < sizeof(hcase_name) / sizeof(hcase_name[0]); i++)
@@ -1143,13 +1162,58 @@ static bool parse_u64(const char *s, uint64_t *v)
 	return !errno && *s && !*end;
 }
 
+/*
+ * -W TYPE:VALUE into g.desig: code set, designator type (association:
+ * the logical unit), length, value. False if malformed.
+ */
+static bool parse_designator(const char *arg)
+{
+	const char *v = strchr(arg, ':');
+	size_t len, i;
+	uint8_t *d = g.desig;
+	unsigned int byte;
+
+	if (!v)
+		return false;
+	v++;
+	len = strlen(v);
+	if (!strncmp(arg, "naa:", 4) || !strncmp(arg, "eui:", 4)) {
+		if (len % 2 || len < 16 || len > 32)
+			return false;
+		for (i = 0; i < len / 2; i++) {
+			if (sscanf(v + 2 * i, "%2x", &byte) != 1 ||
+			    !isxdigit((unsigned char)v[2 * i + 1]))
+				return false;
+			d[4 + i] = byte;
+		}
+		d[0] = 1;				/* binary */
+		d[1] = arg[0] == 'n' ? 0x3 : 0x2;	/* NAA, EUI-64 */
+		d[3] = len / 2;
+	} else if (!strncmp(arg, "t10:", 4) && len > 8 && len <= 48) {
+		d[0] = 2;				/* ASCII */
+		d[1] = 0x1;				/* T10 vendor ID */
+		memcpy(d + 4, v, len);
+		d[3] = len;
+	} else if (!strncmp(arg, "name:", 5) && len && len < 48) {
+		d[0] = 3;				/* UTF-8 */
+		d[1] = 0x8;				/* SCSI name string */
+		memset(d + 4, 0, 48);
+		memcpy(d + 4, v, len);
+		d[3] = (len + 4) & ~3u;			/* NUL-terminated, x4 */
+	} else {
+		return false;
+	}
+	g.desig_len = 4 + d[3];
+	return true;
+}
+
 int main(int argc, char **argv)
 {
 	uint64_t v, lba, nblk;
 	unsigned int i;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "a:p:n:H:T:c:R:A:X:M:P:Z:vh")) != -1) {
+	while ((opt = getopt(argc, argv, "a:p:n:H:T:c:R:A:X:M:P:Z:W:vh")) != -1) {
 		switch (opt) {
 		case 'a':
 			g.addr = optarg;
@@ -1182,6 +1246,12 @@ int main(int argc, char **argv)
 			g.mutate_x = v;
 			g.mutate_skip = 64;
 			g.mutate_left = 400;
+			break;
+		case 'W':
+			if (!parse_designator(optarg)) {
+				fprintf(stderr, "rbd-fake-target: bad designator '%s'\n", optarg);
+				return 1;
+			}
 			break;
 		case 'Z':
 			g.impostor = optarg;

@@ -497,10 +497,9 @@ int cmd_discover(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
-	if (optind < argc) {
-		err("discover: unexpected argument '%s'", argv[optind]);
-		return EXIT_USAGE;
-	}
+	ret = no_operands(argc, argv, "discover");
+	if (ret >= 0)
+		return ret;
 	if (!a_opt) {
 		err("discover: -a ADDR[:PORT] is required");
 		return EXIT_USAGE;

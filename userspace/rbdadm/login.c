@@ -595,11 +595,11 @@ static int login_check(struct login_req *r, int argc, char **argv)
 {
 	const struct auth_opts *ao = &r->ao;
 	unsigned int unused;
+	int ret;
 
-	if (optind < argc) {
-		err("login: unexpected argument '%s'", argv[optind]);
-		return EXIT_USAGE;
-	}
+	ret = no_operands(argc, argv, "login");
+	if (ret >= 0)
+		return ret;
 	if (!r->portal || !r->target) {
 		err("login: -a ADDR[:PORT] and -t TARGET are required (see rbdadm login --help)");
 		return EXIT_USAGE;
@@ -1170,10 +1170,9 @@ int cmd_geniname(int argc, char **argv)
 	ret = parse_common_opts(argc, argv, usage_geniname);
 	if (ret >= 0)
 		return ret;
-	if (optind < argc) {
-		err("gen-initiatorname: unexpected argument '%s'", argv[optind]);
-		return EXIT_USAGE;
-	}
+	ret = no_operands(argc, argv, "gen-initiatorname");
+	if (ret >= 0)
+		return ret;
 	if (gen_iname(name, sizeof(name))) {
 		err("gen-initiatorname: cannot read /dev/urandom");
 		return EXIT_FAIL;
@@ -1347,7 +1346,7 @@ static int restore_opts(int argc, char **argv, unsigned int *retry_for)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int c;
+	int c, ret;
 
 	optind = 0;
 	while ((c = getopt_long(argc, argv, "jo:h", opts, NULL)) != -1) {
@@ -1365,10 +1364,9 @@ static int restore_opts(int argc, char **argv, unsigned int *retry_for)
 		default: usage_restore(); return EXIT_USAGE;
 		}
 	}
-	if (optind < argc) {
-		err("restore: unexpected argument '%s'", argv[optind]);
-		return EXIT_USAGE;
-	}
+	ret = no_operands(argc, argv, "restore");
+	if (ret >= 0)
+		return ret;
 	return -1;
 }
 

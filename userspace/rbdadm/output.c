@@ -181,6 +181,14 @@ int out_format_opt(const char *val)
 	return 0;
 }
 
+int no_operands(int argc, char **argv, const char *cmd)
+{
+	if (optind >= argc)
+		return -1;
+	err("%s: unexpected argument '%s'", cmd, argv[optind]);
+	return EXIT_USAGE;
+}
+
 /*
  * The options of a command that takes only the output options and
  * -h/--help: --help and an unknown option show USAGE. Returns -1 to go

@@ -60,10 +60,9 @@ static int cmd_version(int argc, char **argv)
 	ret = parse_common_opts(argc, argv, usage_version);
 	if (ret >= 0)
 		return ret;
-	if (optind < argc) {
-		err("version: unexpected argument '%s'", argv[optind]);
-		return EXIT_USAGE;
-	}
+	ret = no_operands(argc, argv, "version");
+	if (ret >= 0)
+		return ret;
 	out_init(opt_json ? OUT_JSON : OUT_TEXT);
 	out_str("version", "rbdadm", RBD_VERSION);
 	return out_finish() ? EXIT_FAIL : EXIT_OK;

@@ -56,6 +56,12 @@ int out_format_opt(const char *val);
 int parse_common_opts(int argc, char **argv, void (*usage)(void));
 
 /*
+ * After a command's options: an operand left at optind is a usage error,
+ * reported for command @cmd. Returns EXIT_USAGE, or -1 to go on.
+ */
+int no_operands(int argc, char **argv, const char *cmd);
+
+/*
  * The options before the command (in output.c): -j, -o FORMAT, -h, -V.
  * Returns -1 with *next at the command, or the exit status to return.
  */

@@ -884,12 +884,9 @@ static void rbdt_login_work(struct work_struct *work)
 	unsigned long flags;
 	bool dying;
 
-	for (;;) {
-		if (wait_for_completion_timeout(&old->released, HZ))
-			break;
-		if (READ_ONCE(q->dying))
-			break;
-	}
+	while (!wait_for_completion_timeout(&old->released, HZ) &&
+	       !READ_ONCE(q->dying))
+		;
 	q->login_old = NULL;
 	rbdt_session_put(old);
 

@@ -342,6 +342,8 @@ struct rbdi_lun_info {
  * @fault_lose_cmd: Test-only fault injection (debugfs fault_lose_cmd):
  *	this many commands are started but never posted, as if lost on
  *	the way to the target.
+ * @fault_post_send: Test-only fault injection (debugfs fault_post_send):
+ *	the provider is taken to refuse this many posts of commands.
  */
 /**
  * struct rbdi_auth - a session's credentials and its last exchange
@@ -434,6 +436,7 @@ struct rbdi_session {
 	bool rescan_on;
 	atomic_t fault_capacity_ua;
 	atomic_t fault_lose_cmd;
+	atomic_t fault_post_send;
 };
 
 /* Bits of &rbdi_queue.flags. */

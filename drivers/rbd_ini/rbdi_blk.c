@@ -716,6 +716,67 @@ static blk_status_t rbdi_setup_cmd(struct rbdi_session *sess,
 	return BLK_STS_OK;
 }
 
+/*
+ * Post a command's work requests, the first @first.
+ *
+ * Soft-RoCE's ib_post_send() only schedules the QP's send tasklet,
+ * and raise_softirq_irqoff() wakes ksoftirqd for it outside
+ * interrupt context. With bottom halves disabled around the post,
+ * the tasklet runs here, when they are enabled again. Off by
+ * default: it shortens QD1 a little beyond what rbdt's own posting
+ * with bottom halves disabled does, but in the bench's 4k QD32 jobs
+ * commands then make their round trips one at a time (five context
+ * switches per command instead of half of one), even when it is
+ * limited to a queue with nothing else in flight.
+ *
+ * A poll queue's submitter is about to poll for the completion. Left
+ * to ksoftirqd, the send processing would wait for a thread of the
+ * submitter's own priority that the busy poller keeps off its CPU,
+ * at worst until the next scheduler tick; poll queues therefore post
+ * with bottom halves disabled unless poll_post_bh_disabled says no.
+ */
+static int rbdi_post_cmd(struct rbdi_queue *q, struct ib_send_wr *first)
+{
+	bool bh;
+	int ret;
+
+	if (unlikely(atomic_read(&q->sess->fault_post_send)) &&
+	    atomic_dec_if_positive(&q->sess->fault_post_send) >= 0)
+		/* Test-only: refused as siw refuses it once its QP left RTS. */
+		return -ENOTCONN;
+	bh = READ_ONCE(rbdi_post_bh_disabled) ||
+	     (q->polled && READ_ONCE(rbdi_poll_post_bh_disabled));
+	if (bh)
+		local_bh_disable();
+	ret = ib_post_send(q->qp, first, NULL);
+	if (bh)
+		local_bh_enable();
+	return ret;
+}
+
+/*
+ * The provider refused the post: the QP has left RTS (the link or the
+ * peer is gone) before the error recovery stopped the queue, and nothing
+ * was sent. The request is not lost: returned as a resource shortage, it
+ * stays with blk-mq, which dispatches it again, on the new connection
+ * once the recovery has held the queue and reconnected, or to be failed
+ * once the queue is no longer live (no reconnect). nvme-rdma's host path
+ * error plays this part.
+ */
+static blk_status_t rbdi_post_failed(struct rbdi_queue *q, struct request *rq,
+				     int ret)
+{
+	struct rbdi_request *req = blk_mq_rq_to_pdu(rq);
+
+	req->awaiting = false;
+	rbdi_sess_err_rl(q->sess, "queue %u: tag %#llx: post refused (%d); held for recovery\n",
+			 q->qid, le64_to_cpu(req->cmd->hdr.tag), ret);
+	rbdi_unmap_data(q, req);
+	rbdi_free_payload(rq);
+	rbdi_sess_error(q->sess);
+	return BLK_STS_RESOURCE;
+}
+
 static blk_status_t __rbdi_queue_rq(struct blk_mq_hw_ctx *hctx,
 				    const struct blk_mq_queue_data *bd)
 {
@@ -736,7 +797,6 @@ static blk_status_t __rbdi_queue_rq(struct blk_mq_hw_ctx *hctx,
 	struct ib_send_wr *first = &wr;
 	u32 len = sizeof(struct rbd_cmd), hdr_len;
 	blk_status_t sts;
-	bool bh;
 	int ret;
 
 	if (unlikely(!test_bit(RBDI_Q_LIVE, &q->flags)))
@@ -824,39 +884,9 @@ static blk_status_t __rbdi_queue_rq(struct blk_mq_hw_ctx *hctx,
 	    atomic_dec_if_positive(&q->sess->fault_lose_cmd) >= 0)
 		/* Test-only: lost on the way; the MR stays unregistered. */
 		return BLK_STS_OK;
-	/*
-	 * Soft-RoCE's ib_post_send() only schedules the QP's send tasklet,
-	 * and raise_softirq_irqoff() wakes ksoftirqd for it outside
-	 * interrupt context. With bottom halves disabled around the post,
-	 * the tasklet runs here, when they are enabled again. Off by
-	 * default: it shortens QD1 a little beyond what rbdt's own posting
-	 * with bottom halves disabled does, but in the bench's 4k QD32 jobs
-	 * commands then make their round trips one at a time (five context
-	 * switches per command instead of half of one), even when it is
-	 * limited to a queue with nothing else in flight.
-	 *
-	 * A poll queue's submitter is about to poll for the completion. Left
-	 * to ksoftirqd, the send processing would wait for a thread of the
-	 * submitter's own priority that the busy poller keeps off its CPU,
-	 * at worst until the next scheduler tick; poll queues therefore post
-	 * with bottom halves disabled unless poll_post_bh_disabled says no.
-	 */
-	bh = READ_ONCE(rbdi_post_bh_disabled) ||
-	     (q->polled && READ_ONCE(rbdi_poll_post_bh_disabled));
-	if (bh)
-		local_bh_disable();
-	ret = ib_post_send(q->qp, first, NULL);
-	if (bh)
-		local_bh_enable();
-	if (unlikely(ret)) {
-		req->awaiting = false;
-		rbdi_sess_err_rl(q->sess, "queue %u: ib_post_send failed (%d)\n",
-				 q->qid, ret);
-		rbdi_unmap_data(q, req);
-		rbdi_free_payload(rq);
-		rbdi_sess_error(q->sess);
-		return BLK_STS_IOERR;
-	}
+	ret = rbdi_post_cmd(q, first);
+	if (unlikely(ret))
+		return rbdi_post_failed(q, rq, ret);
 	return BLK_STS_OK;
 
 out_free_payload:
@@ -2272,9 +2302,9 @@ static const struct file_operations rbdi_latency_fops = {
  * rbdi_debugfs_add() - create /sys/kernel/debug/rbdi/<session>/
  * @sess: The session; rbdi_sess_delete() removes the directory.
  *
- * stats: the counters. latency: the latency histogram. fault_capacity_ua
- * and fault_lose_cmd: test-only fault injection, see
- * rbdi_inject_capacity_ua() and __rbdi_queue_rq().
+ * stats: the counters. latency: the latency histogram. fault_capacity_ua,
+ * fault_lose_cmd and fault_post_send: test-only fault injection, see
+ * rbdi_inject_capacity_ua(), __rbdi_queue_rq() and rbdi_post_cmd().
  */
 void rbdi_debugfs_add(struct rbdi_session *sess)
 {
@@ -2287,6 +2317,8 @@ void rbdi_debugfs_add(struct rbdi_session *sess)
 				&sess->fault_capacity_ua);
 	debugfs_create_atomic_t("fault_lose_cmd", 0600, sess->debugfs,
 				&sess->fault_lose_cmd);
+	debugfs_create_atomic_t("fault_post_send", 0600, sess->debugfs,
+				&sess->fault_post_send);
 }
 
 /**

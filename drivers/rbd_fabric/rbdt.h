@@ -668,6 +668,14 @@ enum rbdt_sess_state {
 };
 
 /**
+ * struct rbdt_fault - a session's fault counters (rbdt_fault.c)
+ * @drop_nop: NOPs to leave unanswered.
+ */
+struct rbdt_fault {
+	atomic_t drop_nop;
+};
+
+/**
  * struct rbdt_session - an rbd session: one se_session and its queues
  * @se_sess: LIO's session.
  * @tpg: The TPG it logged in through.
@@ -694,7 +702,7 @@ enum rbdt_sess_state {
  * @tpg_entry: Entry in @tpg->sess_list.
  * @debugfs: Directory in debugfs.
  * @stats: Counters.
- * @fault_drop_nop: Test-only (debugfs): leave this many NOPs unanswered.
+ * @fault: Test-only fault injection (rbdt_fault.c), in test builds only.
  */
 struct rbdt_session {
 	struct se_session *se_sess;
@@ -720,7 +728,9 @@ struct rbdt_session {
 	struct list_head tpg_entry;
 	struct dentry *debugfs;
 	struct rbdt_stats stats;
-	atomic_t fault_drop_nop;
+#if IS_ENABLED(CONFIG_RBD_FAULT_INJECTION)
+	struct rbdt_fault fault;
+#endif
 };
 
 /* rbdt_main.c */
@@ -895,5 +905,20 @@ void rbdt_aborted_task(struct se_cmd *se_cmd);
 int rbdt_check_stop_free(struct se_cmd *se_cmd);
 void rbdt_release_cmd(struct se_cmd *se_cmd);
 int rbdt_get_cmd_state(struct se_cmd *se_cmd);
+
+/* rbdt_fault.c: empty unless built with RBD_FAULT_INJECTION=1 */
+#if IS_ENABLED(CONFIG_RBD_FAULT_INJECTION)
+bool rbdt_fault_drop_nop(struct rbdt_queue *q);
+void rbdt_fault_debugfs_add(struct rbdt_session *sess);
+#else
+static inline bool rbdt_fault_drop_nop(struct rbdt_queue *q)
+{
+	return false;
+}
+
+static inline void rbdt_fault_debugfs_add(struct rbdt_session *sess)
+{
+}
+#endif
 
 #endif /* RBDT_H */

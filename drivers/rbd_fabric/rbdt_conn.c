@@ -835,8 +835,7 @@ static void rbdt_handle_login(struct rbdt_queue *q, struct rbdt_recv *r,
 	sess->debugfs = debugfs_create_dir(ini, rbdt_debugfs_root);
 	debugfs_create_file("stats", 0444, sess->debugfs, sess,
 			    &rbdt_stats_fops);
-	debugfs_create_atomic_t("fault_drop_nop", 0600, sess->debugfs,
-				&sess->fault_drop_nop);
+	rbdt_fault_debugfs_add(sess);
 
 	q->keepalive_ms = le32_to_cpu(sess->login.keepalive_ms);
 	WRITE_ONCE(q->last_rx, jiffies);
@@ -956,14 +955,9 @@ static void rbdt_handle_nop(struct rbdt_queue *q, struct rbdt_recv *r,
 {
 	const struct rbd_nop *req = r->buf;
 	struct rbd_nop *rsp = q->ctrl[slot].buf;
-	struct rbdt_session *sess = q->sess;
 	unsigned long flags;
 
-	if (unlikely(sess && atomic_read(&sess->fault_drop_nop)) &&
-	    atomic_dec_if_positive(&sess->fault_drop_nop) >= 0) {
-		/* Test-only: as if the answer were lost on the way. */
-		pr_info_ratelimited("session %016llx: fault injection: NOP from %pISpc not answered\n",
-				    sess->handle, &q->peer);
+	if (rbdt_fault_drop_nop(q)) {
 		rbdt_queue_post_recv(q, r);
 		spin_lock_irqsave(&q->lock, flags);
 		q->ctrl[slot].busy = false;

@@ -251,6 +251,18 @@ struct rbdi_lun_info {
 };
 
 /**
+ * struct rbdi_fault - a session's fault counters (rbdi_fault.c)
+ * @capacity_ua: GOOD responses to turn into UNIT ATTENTION 2A/09.
+ * @lose_cmd: Commands to start without posting them.
+ * @post_send: Posts of commands to fail with -ENOTCONN.
+ */
+struct rbdi_fault {
+	atomic_t capacity_ua;
+	atomic_t lose_cmd;
+	atomic_t post_send;
+};
+
+/**
  * struct rbdi_session - one session, /sys/kernel/config/rbdi/<name>
  * @group: The configfs directory. Its release drops the reference that
  *	the directory holds on @ref.
@@ -336,14 +348,7 @@ struct rbdi_lun_info {
  * @rescan_mutex: Serialises rescans (the work and the sysfs attribute).
  * @rescan_on: @rescan_work may be queued: the disk is added and the
  *	teardown has not begun. Written under @state_lock.
- * @fault_capacity_ua: Test-only fault injection (debugfs
- *	fault_capacity_ua): this many GOOD responses of reads and writes
- *	are turned into UNIT ATTENTION CAPACITY DATA HAS CHANGED.
- * @fault_lose_cmd: Test-only fault injection (debugfs fault_lose_cmd):
- *	this many commands are started but never posted, as if lost on
- *	the way to the target.
- * @fault_post_send: Test-only fault injection (debugfs fault_post_send):
- *	the provider is taken to refuse this many posts of commands.
+ * @fault: Test-only fault injection (rbdi_fault.c), in test builds only.
  */
 /**
  * struct rbdi_auth - a session's credentials and its last exchange
@@ -434,9 +439,9 @@ struct rbdi_session {
 	struct work_struct rescan_work;
 	struct mutex rescan_mutex;	/* serialises rescans */
 	bool rescan_on;
-	atomic_t fault_capacity_ua;
-	atomic_t fault_lose_cmd;
-	atomic_t fault_post_send;
+#if IS_ENABLED(CONFIG_RBD_FAULT_INJECTION)
+	struct rbdi_fault fault;
+#endif
 };
 
 /* Bits of &rbdi_queue.flags. */
@@ -704,5 +709,32 @@ void rbdi_blk_stop_rescan(struct rbdi_session *sess);
 /* rbdi_configfs.c */
 int rbdi_configfs_init(void);
 void rbdi_configfs_exit(void);
+
+/* rbdi_fault.c: empty unless built with RBD_FAULT_INJECTION=1 */
+#if IS_ENABLED(CONFIG_RBD_FAULT_INJECTION)
+bool rbdi_fault_lose_cmd(struct rbdi_session *sess);
+bool rbdi_fault_post_send(struct rbdi_session *sess);
+void rbdi_fault_capacity_ua(struct rbdi_session *sess, struct request *rq);
+void rbdi_fault_debugfs_add(struct rbdi_session *sess);
+#else
+static inline bool rbdi_fault_lose_cmd(struct rbdi_session *sess)
+{
+	return false;
+}
+
+static inline bool rbdi_fault_post_send(struct rbdi_session *sess)
+{
+	return false;
+}
+
+static inline void rbdi_fault_capacity_ua(struct rbdi_session *sess,
+					  struct request *rq)
+{
+}
+
+static inline void rbdi_fault_debugfs_add(struct rbdi_session *sess)
+{
+}
+#endif
 
 #endif /* RBDI_H */

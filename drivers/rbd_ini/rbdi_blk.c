@@ -740,9 +740,7 @@ static int rbdi_post_cmd(struct rbdi_queue *q, struct ib_send_wr *first)
 	bool bh;
 	int ret;
 
-	if (unlikely(atomic_read(&q->sess->fault_post_send)) &&
-	    atomic_dec_if_positive(&q->sess->fault_post_send) >= 0)
-		/* Test-only: refused as siw refuses it once its QP left RTS. */
+	if (rbdi_fault_post_send(q->sess))
 		return -ENOTCONN;
 	bh = READ_ONCE(rbdi_post_bh_disabled) ||
 	     (q->polled && READ_ONCE(rbdi_poll_post_bh_disabled));
@@ -880,9 +878,8 @@ static blk_status_t __rbdi_queue_rq(struct blk_mq_hw_ctx *hctx,
 	sge[0].lkey = q->sess->pd->local_dma_lkey;
 	ib_dma_sync_single_for_device(dev, req->cmd_dma, hdr_len,
 				      DMA_TO_DEVICE);
-	if (unlikely(atomic_read(&q->sess->fault_lose_cmd)) &&
-	    atomic_dec_if_positive(&q->sess->fault_lose_cmd) >= 0)
-		/* Test-only: lost on the way; the MR stays unregistered. */
+	if (rbdi_fault_lose_cmd(q->sess))
+		/* Lost on the way; the MR stays unregistered. */
 		return BLK_STS_OK;
 	ret = rbdi_post_cmd(q, first);
 	if (unlikely(ret))
@@ -993,28 +990,6 @@ static blk_status_t rbdi_scsi_sts(struct rbdi_session *sess,
 }
 
 /*
- * Test-only fault injection, debugfs fault_capacity_ua: turn the GOOD
- * response of a read or write into the UNIT ATTENTION CAPACITY DATA HAS
- * CHANGED that LIO never sends, as if the target had sent it. The
- * command did run; its retry runs it again.
- */
-static void rbdi_inject_capacity_ua(struct rbdi_session *sess,
-				    struct request *rq)
-{
-	struct rbdi_request *req = blk_mq_rq_to_pdu(rq);
-
-	if (req->sts || req->status != SAM_STAT_GOOD ||
-	    (req_op(rq) != REQ_OP_READ && req_op(rq) != REQ_OP_WRITE) ||
-	    atomic_dec_if_positive(&sess->fault_capacity_ua) < 0)
-		return;
-	scsi_build_sense_buffer(0, req->sense, UNIT_ATTENTION, 0x2a, 0x09);
-	req->sense_len = 18;
-	req->status = SAM_STAT_CHECK_CONDITION;
-	rbdi_sess_info(sess, "%s: fault injection: UNIT ATTENTION 2A/09 for a %s\n",
-		       sess->disk_name, blk_op_str(req_op(rq)));
-}
-
-/*
  * A UNIT ATTENTION CAPACITY DATA HAS CHANGED (2A/09), on any command,
  * queues a rescan; the command itself is retried (or, through SG_IO,
  * returned) like any UNIT ATTENTION.
@@ -1081,8 +1056,7 @@ static void rbdi_complete_rq(struct request *rq)
 		blk_mq_requeue_request(rq, false);
 		return;
 	}
-	if (unlikely(atomic_read(&sess->fault_capacity_ua)))
-		rbdi_inject_capacity_ua(sess, rq);
+	rbdi_fault_capacity_ua(sess, rq);
 	sts = req->sts;
 	if (!sts && req->status == SAM_STAT_CHECK_CONDITION)
 		rbdi_check_capacity_ua(sess, req);
@@ -2302,9 +2276,8 @@ static const struct file_operations rbdi_latency_fops = {
  * rbdi_debugfs_add() - create /sys/kernel/debug/rbdi/<session>/
  * @sess: The session; rbdi_sess_delete() removes the directory.
  *
- * stats: the counters. latency: the latency histogram. fault_capacity_ua,
- * fault_lose_cmd and fault_post_send: test-only fault injection, see
- * rbdi_inject_capacity_ua(), __rbdi_queue_rq() and rbdi_post_cmd().
+ * stats: the counters. latency: the latency histogram. In test builds,
+ * the fault counters of rbdi_fault.c.
  */
 void rbdi_debugfs_add(struct rbdi_session *sess)
 {
@@ -2313,12 +2286,7 @@ void rbdi_debugfs_add(struct rbdi_session *sess)
 			    &rbdi_stats_fops);
 	debugfs_create_file("latency", 0644, sess->debugfs, sess,
 			    &rbdi_latency_fops);
-	debugfs_create_atomic_t("fault_capacity_ua", 0600, sess->debugfs,
-				&sess->fault_capacity_ua);
-	debugfs_create_atomic_t("fault_lose_cmd", 0600, sess->debugfs,
-				&sess->fault_lose_cmd);
-	debugfs_create_atomic_t("fault_post_send", 0600, sess->debugfs,
-				&sess->fault_post_send);
+	rbdi_fault_debugfs_add(sess);
 }
 
 /**

@@ -686,6 +686,145 @@ static void rbdt_login_defer(struct rbdt_queue *q, struct rbdt_recv *r,
 }
 
 /* LOGIN on queue 0; runs in the CQ work, or in rbdt_login_work(). */
+/*
+ * The checks of a LOGIN that need no TPG: format, names and limits, the
+ * features of the connect request, the keep-alive. A LOGIN that fails
+ * one is refused here. @ini and @tgt (RBD_NAME_LEN) receive the names,
+ * "?" where they cannot be read.
+ */
+static bool rbdt_login_precheck(struct rbdt_queue *q, struct rbdt_recv *r,
+				u32 len, char *ini, char *tgt)
+{
+	const struct rbd_login_req *req = r->buf;
+	u32 slot = rbd_tag_slot(le64_to_cpu(req->hdr.tag));
+	__le64 tag = req->hdr.tag;
+	enum rbd_check c;
+
+	c = rbd_check_login_req(r->buf, len);
+	strscpy(ini, "?", RBD_NAME_LEN);
+	strscpy(tgt, "?", RBD_NAME_LEN);
+	if (c) {
+		rbdt_login_fail(q, slot, tag, r, rbd_check_reject_reason(c),
+				ini, tgt);
+		return false;
+	}
+	memcpy(ini, req->initiator_name, RBD_NAME_LEN);
+	memcpy(tgt, req->target_name, RBD_NAME_LEN);
+	if (le64_to_cpu(req->features) != q->features) {
+		rbdt_login_fail(q, slot, tag, r, RBD_REJ_BAD_REQUEST, ini, tgt);
+		return false;
+	}
+	if (!rbdt_login_keepalive_ok(q, req, ini, tgt)) {
+		__rbdt_login_fail(q, slot, tag, r, RBD_REJ_LIMITS);
+		return false;
+	}
+	return true;
+}
+
+/* A session for a checked LOGIN, not yet attached to anything. */
+static struct rbdt_session *rbdt_session_alloc(const struct rbd_login_req *req,
+					       const char *ini, const char *tgt)
+{
+	struct rbdt_session *sess;
+
+	sess = kzalloc(sizeof(*sess), GFP_KERNEL);
+	if (!sess)
+		return NULL;
+	kref_init(&sess->ref);
+	spin_lock_init(&sess->lock);
+	INIT_WORK(&sess->release_work, rbdt_session_release_work);
+	init_completion(&sess->released);
+	INIT_LIST_HEAD(&sess->tpg_entry);
+	sess->lun = le64_to_cpu(req->lun);
+	sess->instance = le64_to_cpu(req->instance);
+	snprintf(sess->name, sizeof(sess->name), "%s -> %s lun %llu", ini, tgt,
+		 sess->lun);
+	return sess;
+}
+
+/*
+ * The LOGIN response of @sess, its TPG set: rbd_login_grant() over what
+ * the TPG's attributes, the LUN (@dev_max bytes at most) and the device
+ * allow.
+ */
+static void rbdt_login_grant(struct rbdt_queue *q, struct rbdt_session *sess,
+			     const struct rbd_login_req *req, u32 dev_max)
+{
+	const struct rbdt_tpg *tpg = sess->tpg;
+	struct rbd_allowance allow = {
+		.features	= RBD_FEAT_REMOTE_INV | RBD_FEAT_RSP_BATCH |
+				  RBD_FEAT_AUTH | RBD_FEAT_REINSTATE,
+		.max_io_bytes	= min(READ_ONCE(tpg->attrib.max_io_size),
+				      dev_max),
+		.inline_write_size = READ_ONCE(tpg->attrib.inline_data_size),
+		.imm_read_size	= READ_ONCE(tpg->attrib.imm_read_size),
+		.queue_depth	= READ_ONCE(tpg->attrib.queue_depth),
+		.nr_queues	= READ_ONCE(tpg->attrib.max_queues),
+	};
+
+	/* iWARP has no immediate data for a bare response to carry. */
+	if (!rdma_protocol_iwarp(q->dev->ib_dev, q->port_num))
+		allow.features |= RBD_FEAT_BARE_READ;
+	rbd_hdr_fill(&sess->login, RBD_OP_LOGIN_RSP, sizeof(sess->login),
+		     req->hdr.tag);
+	rbd_login_grant(&sess->login, req, &allow);
+	sess->nr_queues = le16_to_cpu(sess->login.nr_queues);
+}
+
+/*
+ * Make @sess, logged in on its queue 0 @q, known: a handle, the session
+ * lists (global, and its TPG's), and @q. Called with the TPG's lock held.
+ */
+static void rbdt_session_add(struct rbdt_queue *q, struct rbdt_session *sess)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&rbdt_sess_lock, flags);
+	sess->handle = rbdt_new_handle();
+	sess->login.session_handle = cpu_to_le64(sess->handle);
+	sess->queues[0] = q;
+	list_add_tail(&sess->entry, &rbdt_sessions);
+	rbdt_halfopen_del(q);
+	spin_lock(&q->lock);
+	q->sess = sess;
+	q->logged_in = true;
+	if (q->dying)
+		__rbdt_session_shutdown(sess);
+	spin_unlock(&q->lock);
+	spin_unlock_irqrestore(&rbdt_sess_lock, flags);
+	list_add_tail(&sess->tpg_entry, &sess->tpg->sess_list);
+}
+
+/* The rest of a login, out of every lock: debugfs, keep-alive, answer. */
+static void rbdt_login_done(struct rbdt_queue *q, struct rbdt_session *sess,
+			    u32 slot, struct rbdt_recv *r)
+{
+	char dir[20];
+
+	snprintf(dir, sizeof(dir), "%016llx", sess->handle);
+	sess->debugfs = debugfs_create_dir(dir, rbdt_debugfs_root);
+	debugfs_create_file("stats", 0444, sess->debugfs, sess,
+			    &rbdt_stats_fops);
+	rbdt_fault_debugfs_add(sess);
+
+	q->keepalive_ms = le32_to_cpu(sess->login.keepalive_ms);
+	WRITE_ONCE(q->last_rx, jiffies);
+	if (q->keepalive_ms)
+		mod_delayed_work(rbdt_wq, &q->timeout_work,
+				 msecs_to_jiffies(q->keepalive_ms));
+	else
+		cancel_delayed_work(&q->timeout_work);
+
+	pr_info("%s: session %016llx logged in from %pISpc: initiator %s, LUN %llu (%u queues, depth %u, max_io %u)\n",
+		sess->tpg->name, sess->handle, &q->peer,
+		sess->se_sess->se_node_acl->initiatorname, sess->lun,
+		sess->nr_queues, le16_to_cpu(sess->login.queue_depth),
+		le32_to_cpu(sess->login.max_io_bytes));
+
+	memcpy(q->ctrl[slot].buf, &sess->login, sizeof(sess->login));
+	rbdt_ctrl_send(q, slot, sizeof(sess->login), r);
+}
+
 static void rbdt_handle_login(struct rbdt_queue *q, struct rbdt_recv *r,
 			      u32 len)
 {
@@ -693,53 +832,21 @@ static void rbdt_handle_login(struct rbdt_queue *q, struct rbdt_recv *r,
 	char ini[RBD_NAME_LEN], tgt[RBD_NAME_LEN];
 	u32 slot = rbd_tag_slot(le64_to_cpu(req->hdr.tag));
 	__le64 tag = req->hdr.tag;
-	struct rbd_login_rsp *rsp = q->ctrl[slot].buf;
 	struct rbdt_session *sess, *old;
 	struct se_session *se_sess;
 	struct rbdt_tpg *tpg;
-	enum rbd_check c;
-	u32 max_io, dev_max;
-	unsigned long flags;
 	bool logged = false;
-	u64 lun, grant;
+	u32 dev_max;
 	u16 reason;
 
-	c = rbd_check_login_req(r->buf, len);
-	strscpy(ini, "?", sizeof(ini));
-	strscpy(tgt, "?", sizeof(tgt));
-	if (c) {
-		rbdt_login_fail(q, slot, tag, r, rbd_check_reject_reason(c),
-				ini, tgt);
+	if (!rbdt_login_precheck(q, r, len, ini, tgt))
 		return;
-	}
-	memcpy(ini, req->initiator_name, sizeof(ini));
-	memcpy(tgt, req->target_name, sizeof(tgt));
-	lun = le64_to_cpu(req->lun);
-
-	if (le64_to_cpu(req->features) != q->features) {
-		rbdt_login_fail(q, slot, tag, r, RBD_REJ_BAD_REQUEST, ini, tgt);
-		return;
-	}
-	if (!rbdt_login_keepalive_ok(q, req, ini, tgt)) {
-		__rbdt_login_fail(q, slot, tag, r, RBD_REJ_LIMITS);
-		return;
-	}
-
-	sess = kzalloc(sizeof(*sess), GFP_KERNEL);
+	sess = rbdt_session_alloc(req, ini, tgt);
 	if (!sess) {
 		rbdt_login_fail(q, slot, tag, r, RBD_REJ_NO_RESOURCES, ini,
 				tgt);
 		return;
 	}
-	kref_init(&sess->ref);
-	spin_lock_init(&sess->lock);
-	INIT_WORK(&sess->release_work, rbdt_session_release_work);
-	init_completion(&sess->released);
-	INIT_LIST_HEAD(&sess->tpg_entry);
-	sess->lun = lun;
-	sess->instance = le64_to_cpu(req->instance);
-	snprintf(sess->name, sizeof(sess->name), "%s -> %s lun %llu", ini, tgt,
-		 lun);
 
 	rbdt_listeners_lock();
 	tpg = rbdt_listener_find_tpg(&q->local, tgt);
@@ -772,86 +879,18 @@ static void rbdt_handle_login(struct rbdt_queue *q, struct rbdt_recv *r,
 						      RBD_REJ_NO_RESOURCES;
 		goto out_unlock_tpg;
 	}
-	if (!rbdt_lun_limits(se_sess, lun, &dev_max)) {
+	if (!rbdt_lun_limits(se_sess, sess->lun, &dev_max)) {
 		target_remove_session(se_sess);
 		reason = RBD_REJ_NO_LUN;
 		goto out_unlock_tpg;
 	}
 	sess->se_sess = se_sess;
 	sess->tpg = tpg;
-
-	/* Grants: the smaller of request and configuration. */
-	max_io = min3(le32_to_cpu(req->max_io_bytes),
-		      READ_ONCE(tpg->attrib.max_io_size), dev_max);
-	max_io = max_t(u32, round_down(max_io, RBD_IO_BYTES_ALIGN),
-		       RBD_MIN_IO_BYTES);
-	rbd_hdr_fill(&sess->login, RBD_OP_LOGIN_RSP, sizeof(*rsp), tag);
-	grant = RBD_FEAT_REMOTE_INV;
-	/* iWARP has no immediate data for a bare response to carry. */
-	if (!rdma_protocol_iwarp(q->dev->ib_dev, q->port_num))
-		grant |= RBD_FEAT_BARE_READ;
-	grant |= RBD_FEAT_RSP_BATCH | RBD_FEAT_AUTH;
-	if (sess->instance)
-		grant |= RBD_FEAT_REINSTATE;
-	sess->login.features = cpu_to_le64(le64_to_cpu(req->features) & grant);
-	sess->login.max_io_bytes = cpu_to_le32(max_io);
-	sess->login.inline_write_size =
-		cpu_to_le32(min3(le32_to_cpu(req->inline_write_size),
-				 READ_ONCE(tpg->attrib.inline_data_size),
-				 max_io));
-	sess->login.imm_read_size =
-		cpu_to_le32(min3(le32_to_cpu(req->imm_read_size),
-				 READ_ONCE(tpg->attrib.imm_read_size), max_io));
-	sess->login.keepalive_ms = req->keepalive_ms;
-	sess->login.queue_depth =
-		cpu_to_le16(min_t(u32, le16_to_cpu(req->queue_depth),
-				  READ_ONCE(tpg->attrib.queue_depth)));
-	sess->nr_queues = min_t(u32, le16_to_cpu(req->nr_queues),
-				READ_ONCE(tpg->attrib.max_queues));
-	sess->login.nr_queues = cpu_to_le16(sess->nr_queues);
-	sess->login.max_desc = cpu_to_le16(min_t(u16,
-						 le16_to_cpu(req->max_desc),
-						 RBD_MAX_DESC));
-
-	spin_lock_irqsave(&rbdt_sess_lock, flags);
-	sess->handle = rbdt_new_handle();
-	sess->login.session_handle = cpu_to_le64(sess->handle);
-	sess->queues[0] = q;
-	list_add_tail(&sess->entry, &rbdt_sessions);
-	rbdt_halfopen_del(q);
-	spin_lock(&q->lock);
-	q->sess = sess;
-	q->logged_in = true;
-	if (q->dying)
-		__rbdt_session_shutdown(sess);
-	spin_unlock(&q->lock);
-	spin_unlock_irqrestore(&rbdt_sess_lock, flags);
-
-	list_add_tail(&sess->tpg_entry, &tpg->sess_list);
+	rbdt_login_grant(q, sess, req, dev_max);
+	rbdt_session_add(q, sess);
 	mutex_unlock(&tpg->lock);
 	rbdt_listeners_unlock();
-
-	snprintf(ini, sizeof(ini), "%016llx", sess->handle);
-	sess->debugfs = debugfs_create_dir(ini, rbdt_debugfs_root);
-	debugfs_create_file("stats", 0444, sess->debugfs, sess,
-			    &rbdt_stats_fops);
-	rbdt_fault_debugfs_add(sess);
-
-	q->keepalive_ms = le32_to_cpu(sess->login.keepalive_ms);
-	WRITE_ONCE(q->last_rx, jiffies);
-	if (q->keepalive_ms)
-		mod_delayed_work(rbdt_wq, &q->timeout_work,
-				 msecs_to_jiffies(q->keepalive_ms));
-	else
-		cancel_delayed_work(&q->timeout_work);
-
-	pr_info("%s: session %016llx logged in from %pISpc: initiator %s, LUN %llu (%u queues, depth %u, max_io %u)\n",
-		tpg->name, sess->handle, &q->peer,
-		se_sess->se_node_acl->initiatorname, lun, sess->nr_queues,
-		le16_to_cpu(sess->login.queue_depth), max_io);
-
-	memcpy(rsp, &sess->login, sizeof(*rsp));
-	rbdt_ctrl_send(q, slot, sizeof(*rsp), r);
+	rbdt_login_done(q, sess, slot, r);
 	return;
 
 out_defer:
@@ -1676,62 +1715,24 @@ static int rbdt_queue_create_ib(struct rbdt_queue *q, u16 max_desc)
 	return 0;
 }
 
-/**
- * rbdt_connect_request() - handle RDMA_CM_EVENT_CONNECT_REQUEST
- * @cm_id: The new connection's id; its context is the listener.
- * @event: The event.
- *
- * Context: CM handler of @cm_id.
- * Return: 0 if the connection was accepted or is being torn down by rbdt,
- * 1 to make the CM destroy @cm_id.
+/*
+ * A queue for a checked connect request @req, not yet known to anyone:
+ * an I/O queue of @sess takes the session's grants as the limits its
+ * capsules are checked against; a queue 0 only control capsules.
  */
-int rbdt_connect_request(struct rdma_cm_id *cm_id, struct rdma_cm_event *event)
+static struct rbdt_queue *rbdt_queue_new(struct rdma_cm_id *cm_id,
+					 const struct rbd_cm_req *req,
+					 struct rbdt_session *sess)
 {
-	const struct rdma_conn_param *cp = &event->param.conn;
-	struct rbdt_session *sess = NULL;
-	struct rdma_conn_param param = {};
-	struct rbd_cm_rep rep = {};
-	struct rbd_cm_req req;
 	struct rbdt_queue *q;
-	u32 inline_size = 0, imm_read = 0;
-	u16 reason, qid, max_desc = 0;
-	unsigned long flags;
-	enum rbd_check c;
-	int ret;
-
-	c = rbd_check_cm_req(cp->private_data, cp->private_data_len, &req);
-	if (c) {
-		pr_info_ratelimited("connect request from %pISpc: %s\n",
-				    &cm_id->route.addr.dst_addr,
-				    rbd_check_str(c));
-		return rbdt_reject(cm_id, rbd_check_reject_reason(c));
-	}
-	qid = le16_to_cpu(req.qid);
-
-	if (qid) {
-		spin_lock_irqsave(&rbdt_sess_lock, flags);
-		reason = rbdt_join_check(&req, &cm_id->route.addr.dst_addr,
-					 &sess);
-		if (!reason) {
-			inline_size = le32_to_cpu(sess->login.inline_write_size);
-			imm_read = le32_to_cpu(sess->login.imm_read_size);
-			max_desc = le16_to_cpu(sess->login.max_desc);
-			kref_get(&sess->ref);
-		}
-		spin_unlock_irqrestore(&rbdt_sess_lock, flags);
-		if (reason)
-			return rbdt_reject(cm_id, reason);
-	}
 
 	q = kzalloc(sizeof(*q), GFP_KERNEL);
-	if (!q) {
-		reason = RBD_REJ_NO_RESOURCES;
-		goto out_put_sess;
-	}
+	if (!q)
+		return NULL;
 	q->cm_id = cm_id;
-	q->qid = qid;
-	q->depth = le16_to_cpu(req.queue_depth);
-	q->features = le64_to_cpu(req.features);
+	q->qid = le16_to_cpu(req->qid);
+	q->depth = le16_to_cpu(req->queue_depth);
+	q->features = le64_to_cpu(req->features);
 	spin_lock_init(&q->lock);
 	INIT_LIST_HEAD(&q->entry);
 	INIT_WORK(&q->release_work, rbdt_queue_release_work);
@@ -1742,80 +1743,107 @@ int rbdt_connect_request(struct rdma_cm_id *cm_id, struct rdma_cm_event *event)
 	INIT_LIST_HEAD(&q->halfopen_entry);
 	memcpy(&q->peer, &cm_id->route.addr.dst_addr, sizeof(q->peer));
 	rbdt_listener_addr(cm_id, &q->local);
-	if (!qid && !rbdt_halfopen_admit(q, cm_id)) {
-		kfree(q);
-		return __rbdt_reject(cm_id, RBD_REJ_NO_RESOURCES);
-	}
-	q->lim.qid = qid;
+	q->lim.qid = q->qid;
 	q->lim.queue_depth = q->depth;
+	q->recv_size = RBD_CTRL_CAPSULE_MAX;
 	if (sess) {
 		q->lim.features = le64_to_cpu(sess->login.features);
 		q->lim.max_io_bytes = le32_to_cpu(sess->login.max_io_bytes);
-		q->lim.inline_write_size = inline_size;
-		q->lim.imm_read_size = imm_read;
-		q->lim.max_desc = max_desc;
-		q->recv_size = rbd_cmd_capsule_max(inline_size, max_desc);
-	} else {
-		q->recv_size = RBD_CTRL_CAPSULE_MAX;
+		q->lim.inline_write_size =
+			le32_to_cpu(sess->login.inline_write_size);
+		q->lim.imm_read_size = le32_to_cpu(sess->login.imm_read_size);
+		q->lim.max_desc = le16_to_cpu(sess->login.max_desc);
+		q->recv_size = max_t(u32, RBD_CTRL_CAPSULE_MAX,
+				     rbd_cmd_capsule_max(q->lim.inline_write_size,
+							 q->lim.max_desc));
 	}
-	q->recv_size = max_t(u32, q->recv_size, RBD_CTRL_CAPSULE_MAX);
+	return q;
+}
 
-	q->dev = rbdt_device_get(cm_id->device);
-	if (!q->dev) {
-		rbdt_halfopen_drop(q);
-		kfree(q);
-		reason = RBD_REJ_NO_RESOURCES;
-		goto out_put_sess;
-	}
+/* Flush the receives of a queue that never went live, and its QP. */
+static void rbdt_queue_drain_unused(struct rbdt_queue *q)
+{
+	unsigned long flags;
 
-	reason = RBD_REJ_NO_RESOURCES;
-	if (rbdt_queue_alloc_bufs(q, imm_read, max_desc)) {
+	/* The flushed receives must not queue the release work as well. */
+	spin_lock_irqsave(&q->lock, flags);
+	q->dying = true;
+	spin_unlock_irqrestore(&q->lock, flags);
+	ib_drain_qp(q->qp);
+}
+
+/* Buffers, CQ and QP of a new queue, its receives posted. */
+static int rbdt_queue_start_ib(struct rbdt_queue *q)
+{
+	int ret;
+
+	if (rbdt_queue_alloc_bufs(q, q->lim.imm_read_size, q->lim.max_desc)) {
 		pr_err_ratelimited("qid %u %pISpc: out of memory for buffers\n",
-				   qid, &q->peer);
-		goto out_destroy;
+				   q->qid, &q->peer);
+		return -ENOMEM;
 	}
-	ret = rbdt_queue_create_ib(q, max_desc);
+	ret = rbdt_queue_create_ib(q, q->lim.max_desc);
 	if (ret) {
 		pr_err_ratelimited("qid %u %pISpc: cannot create CQ/QP (%d)\n",
-				   qid, &q->peer, ret);
-		goto out_destroy;
+				   q->qid, &q->peer, ret);
+		return ret;
 	}
 	for (u32 i = 0; i < q->nr_recv; i++) {
 		ret = ib_post_recv(q->qp, &q->recv[i].wr, NULL);
 		if (ret) {
 			pr_err_ratelimited("qid %u %pISpc: ib_post_recv failed (%d)\n",
-					   qid, &q->peer, ret);
-			goto out_drain;
+					   q->qid, &q->peer, ret);
+			rbdt_queue_drain_unused(q);
+			return ret;
 		}
 	}
+	return 0;
+}
+
+/*
+ * Enter a new queue in the queue list and, an I/O queue, in the table of
+ * its session @sess. Return: 0, or why the session no longer takes it.
+ */
+static u16 rbdt_queue_add(struct rbdt_queue *q, struct rbdt_session *sess)
+{
+	unsigned long flags;
+	u16 reason = 0;
 
 	spin_lock_irqsave(&rbdt_sess_lock, flags);
 	if (sess) {
-		if (sess->state != RBDT_SESS_LIVE || sess->queues[qid]) {
-			spin_unlock_irqrestore(&rbdt_sess_lock, flags);
-			reason = sess->state != RBDT_SESS_LIVE ?
-				 RBD_REJ_SHUTTING_DOWN : RBD_REJ_INVALID_QID;
-			goto out_drain;
-		}
-		sess->queues[qid] = q;
+		if (sess->state != RBDT_SESS_LIVE)
+			reason = RBD_REJ_SHUTTING_DOWN;
+		else if (sess->queues[q->qid])
+			reason = RBD_REJ_INVALID_QID;
+		if (reason)
+			goto out_unlock;
+		sess->queues[q->qid] = q;
 		q->sess = sess;
 	}
 	list_add_tail(&q->entry, &rbdt_queues);
+out_unlock:
 	spin_unlock_irqrestore(&rbdt_sess_lock, flags);
-	if (sess)
-		rbdt_session_put(sess);	/* the queue table keeps it */
-	else
-		queue_delayed_work(rbdt_wq, &q->timeout_work,
-				   msecs_to_jiffies(RBD_LOGIN_TIMEOUT_MS));
+	return reason;
+}
+
+/* Accept the connection of @q: the CM reply to @req, RDMA READ credits. */
+static void rbdt_queue_accept(struct rbdt_queue *q,
+			      const struct rbd_cm_req *req,
+			      const struct rdma_conn_param *cp)
+{
+	struct rdma_cm_id *cm_id = q->cm_id;
+	struct rdma_conn_param param = {};
+	struct rbd_cm_rep rep = {};
+	int ret;
 
 	rep.magic = cpu_to_le32(RBD_CM_MAGIC);
 	rep.version = cpu_to_le16(RBD_PROTO_VERSION);
 	rep.length = cpu_to_le16(sizeof(rep));
-	rep.qid = req.qid;
-	rep.queue_depth = req.queue_depth;
-	if (!qid && (le64_to_cpu(req.features) & RBD_FEAT_AUTH))
+	rep.qid = req->qid;
+	rep.queue_depth = req->queue_depth;
+	if (!q->qid && (q->features & RBD_FEAT_AUTH))
 		rep.flags |= cpu_to_le32(RBD_CM_REP_F_AUTH);
-	if (!qid && (le64_to_cpu(req.features) & RBD_FEAT_REINSTATE))
+	if (!q->qid && (q->features & RBD_FEAT_REINSTATE))
 		rep.flags |= cpu_to_le32(RBD_CM_REP_F_REINSTATE);
 	param.private_data = &rep;
 	param.private_data_len = sizeof(rep);
@@ -1831,17 +1859,77 @@ int rbdt_connect_request(struct rdma_cm_id *cm_id, struct rdma_cm_event *event)
 	if (ret) {
 		/* rdma_accept() rejected and moved the QP to ERR already. */
 		pr_err_ratelimited("qid %u %pISpc: rdma_accept failed (%d)\n",
-				   qid, &q->peer, ret);
+				   q->qid, &q->peer, ret);
 		rbdt_queue_error(q);
 	}
+}
+
+/**
+ * rbdt_connect_request() - handle RDMA_CM_EVENT_CONNECT_REQUEST
+ * @cm_id: The new connection's id; its context is the listener.
+ * @event: The event.
+ *
+ * Context: CM handler of @cm_id.
+ * Return: 0 if the connection was accepted or is being torn down by rbdt,
+ * 1 to make the CM destroy @cm_id.
+ */
+int rbdt_connect_request(struct rdma_cm_id *cm_id, struct rdma_cm_event *event)
+{
+	const struct rdma_conn_param *cp = &event->param.conn;
+	struct rbdt_session *sess = NULL;
+	struct rbd_cm_req req;
+	struct rbdt_queue *q;
+	unsigned long flags;
+	enum rbd_check c;
+	u16 reason;
+
+	c = rbd_check_cm_req(cp->private_data, cp->private_data_len, &req);
+	if (c) {
+		pr_info_ratelimited("connect request from %pISpc: %s\n",
+				    &cm_id->route.addr.dst_addr,
+				    rbd_check_str(c));
+		return rbdt_reject(cm_id, rbd_check_reject_reason(c));
+	}
+	if (le16_to_cpu(req.qid)) {
+		spin_lock_irqsave(&rbdt_sess_lock, flags);
+		reason = rbdt_join_check(&req, &cm_id->route.addr.dst_addr,
+					 &sess);
+		if (!reason)
+			kref_get(&sess->ref);
+		spin_unlock_irqrestore(&rbdt_sess_lock, flags);
+		if (reason)
+			return rbdt_reject(cm_id, reason);
+	}
+
+	reason = RBD_REJ_NO_RESOURCES;
+	q = rbdt_queue_new(cm_id, &req, sess);
+	if (!q)
+		goto out_put_sess;
+	if (!q->qid && !rbdt_halfopen_admit(q, cm_id)) {
+		kfree(q);
+		return __rbdt_reject(cm_id, RBD_REJ_NO_RESOURCES);
+	}
+	q->dev = rbdt_device_get(cm_id->device);
+	if (!q->dev) {
+		rbdt_halfopen_drop(q);
+		kfree(q);
+		goto out_put_sess;
+	}
+	if (rbdt_queue_start_ib(q))
+		goto out_destroy;
+	reason = rbdt_queue_add(q, sess);
+	if (reason) {
+		rbdt_queue_drain_unused(q);
+		goto out_destroy;
+	}
+	if (sess)
+		rbdt_session_put(sess);	/* the queue table keeps it */
+	else
+		queue_delayed_work(rbdt_wq, &q->timeout_work,
+				   msecs_to_jiffies(RBD_LOGIN_TIMEOUT_MS));
+	rbdt_queue_accept(q, &req, cp);
 	return 0;
 
-out_drain:
-	/* The flushed receives must not queue the release work as well. */
-	spin_lock_irqsave(&q->lock, flags);
-	q->dying = true;
-	spin_unlock_irqrestore(&q->lock, flags);
-	ib_drain_qp(q->qp);
 out_destroy:
 	if (q->qp) {
 		ib_destroy_qp(q->qp);

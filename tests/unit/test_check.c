@@ -1904,6 +1904,78 @@ static uint64_t rng(void)
 	return rng_state * 0x2545f4914f6cdd1dULL;
 }
 
+/* One of @lo, @hi or a random value between them. */
+static uint32_t pick(uint32_t lo, uint32_t hi)
+{
+	switch (rng() % 4) {
+	case 0:
+		return lo;
+	case 1:
+		return hi;
+	default:
+		return lo + (uint32_t)(rng() % ((uint64_t)hi - lo + 1));
+	}
+}
+
+/* A valid LOGIN with random limits and features. */
+static void random_login_req(struct rbd_login_req *req)
+{
+	build_login_req(req);
+	req->features = le64(rng() & (RBD_FEAT_ALL | (1ULL << 40)));
+	req->instance = rbd_le64(req->features) & RBD_FEAT_REINSTATE ?
+			le64(rng() % 2 ? rng() : 0) : 0;
+	req->max_io_bytes = le32(pick(RBD_MIN_IO_BYTES / RBD_IO_BYTES_ALIGN,
+				      RBD_MAX_IO_BYTES / RBD_IO_BYTES_ALIGN) *
+				 RBD_IO_BYTES_ALIGN);
+	req->inline_write_size = le32(pick(0, RBD_MAX_INLINE_WRITE));
+	req->imm_read_size = le32(pick(0, RBD_MAX_IMM_READ));
+	req->queue_depth = le16(pick(RBD_MIN_QUEUE_DEPTH, RBD_MAX_QUEUE_DEPTH));
+	req->nr_queues = le16(pick(RBD_MIN_NR_QUEUES, RBD_MAX_NR_QUEUES));
+	req->max_desc = le16(pick(RBD_MIN_DESC, RBD_MAX_DESC));
+}
+
+/*
+ * rbd_login_grant() against the initiator's rbd_check_login_rsp(): for
+ * random valid requests and any allowance (zero, unaligned, huge), the
+ * grant passes the check against its request, grants no feature not
+ * allowed, and exceeds no allowance that is itself in the protocol's
+ * range.
+ */
+static void test_login_grant(void **state)
+{
+	struct rbd_login_req req;
+	struct rbd_login_rsp rsp;
+	struct rbd_allowance a;
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < 200000; i++) {
+		random_login_req(&req);
+		assert_int_equal(rbd_check_login_req(&req, sizeof(req)),
+				 RBD_CHECK_OK);
+		a.features = rng();
+		a.max_io_bytes = pick(0, UINT32_MAX);
+		a.inline_write_size = pick(0, UINT32_MAX);
+		a.imm_read_size = pick(0, UINT32_MAX);
+		a.queue_depth = pick(0, UINT32_MAX);
+		a.nr_queues = pick(0, UINT32_MAX);
+		rbd_hdr_fill(&rsp, RBD_OP_LOGIN_RSP, sizeof(rsp), req.hdr.tag);
+		rbd_login_grant(&rsp, &req, &a);
+		rsp.session_handle = le64(1);
+		assert_int_equal(chk_login_rsp(&rsp, sizeof(rsp), &req),
+				 RBD_CHECK_OK);
+		assert_int_equal(rbd_le64(rsp.features) & ~a.features, 0);
+		if (a.max_io_bytes >= RBD_MIN_IO_BYTES)
+			assert_true(rbd_le32(rsp.max_io_bytes) <= a.max_io_bytes);
+		assert_true(rbd_le32(rsp.inline_write_size) <= a.inline_write_size);
+		assert_true(rbd_le32(rsp.imm_read_size) <= a.imm_read_size);
+		if (a.queue_depth >= RBD_MIN_QUEUE_DEPTH)
+			assert_true(rbd_le16(rsp.queue_depth) <= a.queue_depth);
+		if (a.nr_queues >= RBD_MIN_NR_QUEUES)
+			assert_true(rbd_le16(rsp.nr_queues) <= a.nr_queues);
+	}
+}
+
 static void all_validators(const uint8_t *b, size_t len)
 {
 	struct rbd_login_req login;
@@ -2637,6 +2709,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_login_req_ok),
 		cmocka_unit_test(test_login_req_errors),
 		cmocka_unit_test(test_login_rsp),
+		cmocka_unit_test(test_login_grant),
 		cmocka_unit_test(test_tmf),
 		cmocka_unit_test(test_nop_logout),
 		cmocka_unit_test(test_discover),

@@ -807,6 +807,82 @@ rbd_check_login_rsp(const void *buf, size_t len,
 }
 
 /**
+ * struct rbd_allowance - what a target allows one session
+ * @features: Feature bits it grants where they are requested.
+ * @max_io_bytes: The smaller of the TPG's max_io_size and the device's
+ *	largest transfer.
+ * @inline_write_size: The TPG's inline_data_size.
+ * @imm_read_size: The TPG's imm_read_size.
+ * @queue_depth: The TPG's queue_depth.
+ * @nr_queues: The TPG's max_queues.
+ */
+struct rbd_allowance {
+	__u64 features;
+	__u32 max_io_bytes;
+	__u32 inline_write_size;
+	__u32 imm_read_size;
+	__u32 queue_depth;
+	__u32 nr_queues;
+};
+
+static inline __u32 rbd_min_u32(__u32 a, __u32 b)
+{
+	return a < b ? a : b;
+}
+
+static inline __u32 rbd_max_u32(__u32 a, __u32 b)
+{
+	return a > b ? a : b;
+}
+
+/**
+ * rbd_login_grant() - the grants of a LOGIN response (target side)
+ * @rsp: Response whose features and limits are set; its header, status
+ *	and session handle are the caller's.
+ * @req: LOGIN request that passed rbd_check_login_req().
+ * @allow: What the target allows.
+ *
+ * Each grant is the smaller of what @req asks and @allow allows, kept in
+ * the protocol's ranges whatever @allow holds: max_io_bytes rounded down
+ * to RBD_IO_BYTES_ALIGN but not below RBD_MIN_IO_BYTES, the inline and
+ * immediate sizes not above it, a depth and a queue count not below one.
+ * keepalive_ms is granted as asked (the caller has checked it), and
+ * RBD_FEAT_REINSTATE only with an instance. The result passes
+ * rbd_check_login_rsp() against @req.
+ */
+static inline void rbd_login_grant(struct rbd_login_rsp *rsp,
+				   const struct rbd_login_req *req,
+				   const struct rbd_allowance *allow)
+{
+	__u64 features = rbd_le64(req->features) & allow->features &
+			 RBD_FEAT_ALL;
+	__u32 max_io, inl, imm, depth, queues;
+
+	max_io = rbd_min_u32(rbd_le32(req->max_io_bytes), allow->max_io_bytes);
+	max_io = rbd_max_u32(max_io - max_io % RBD_IO_BYTES_ALIGN,
+			     RBD_MIN_IO_BYTES);
+	inl = rbd_min_u32(rbd_le32(req->inline_write_size),
+			  allow->inline_write_size);
+	imm = rbd_min_u32(rbd_le32(req->imm_read_size), allow->imm_read_size);
+	depth = rbd_min_u32(rbd_le16(req->queue_depth), allow->queue_depth);
+	queues = rbd_min_u32(rbd_le16(req->nr_queues), allow->nr_queues);
+
+	/* Reinstatement is granted for a named session only. */
+	if (!req->instance)
+		features &= ~(__u64)RBD_FEAT_REINSTATE;
+	rsp->features = rbd_cpu_to_le64(features);
+	rsp->max_io_bytes = rbd_cpu_to_le32(max_io);
+	rsp->inline_write_size = rbd_cpu_to_le32(rbd_min_u32(inl, max_io));
+	rsp->imm_read_size = rbd_cpu_to_le32(rbd_min_u32(imm, max_io));
+	rsp->keepalive_ms = req->keepalive_ms;
+	rsp->queue_depth = rbd_cpu_to_le16(rbd_max_u32(depth,
+						       RBD_MIN_QUEUE_DEPTH));
+	rsp->nr_queues = rbd_cpu_to_le16(rbd_max_u32(queues,
+						     RBD_MIN_NR_QUEUES));
+	rsp->max_desc = req->max_desc;
+}
+
+/**
  * rbd_check_cmd() - validate a SCSI command capsule (target side)
  * @buf: received capsule, 8-byte aligned.
  * @len: byte count of the receive completion.

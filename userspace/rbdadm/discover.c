@@ -431,7 +431,22 @@ void usage_discover(void)
 	     "(discovery_auth), as rbdadm login does with an ACL's.");
 }
 
-int cmd_discover(int argc, char **argv)
+/* What the command line of rbdadm discover asks for. */
+struct disc_args {
+	char addr[INET6_ADDRSTRLEN + 2];
+	char src[INET6_ADDRSTRLEN + 2];
+	const char *src_opt;
+	unsigned int port;
+	char portal[80];
+	char ini[RBD_NAME_LEN];
+	struct auth_opts ao;
+};
+
+/*
+ * Options and names of rbdadm discover into @a. Returns -1 when the
+ * command is to go on, else its exit status (usage errors, --help).
+ */
+static int disc_parse(int argc, char **argv, struct disc_args *a)
 {
 	static const struct option opts[] = {
 		{ "address", required_argument, NULL, 'a' },
@@ -445,19 +460,9 @@ int cmd_discover(int argc, char **argv)
 		{ "auth-mutual-secret-file", required_argument, NULL, 'W' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct auth_opts ao = {};
-	struct auth_cred cred, mut;
-	int have_auth;
-	char addr[INET6_ADDRSTRLEN + 2], src[INET6_ADDRSTRLEN + 2], portal[80];
-	char ini[RBD_NAME_LEN] = "";
-	const char *a_opt = NULL, *s_opt = NULL, *i_opt = NULL;
-	struct disc_result res = {};
-	struct rbd_discover_req req = {};
-	struct rbd_discover_rsp rsp;
-	struct conn c = {};
-	unsigned int port, sport;
-	uint32_t i, j;
-	int ch, n, ret = EXIT_FAIL;
+	const char *a_opt = NULL, *i_opt = NULL;
+	unsigned int sport;
+	int ch, ret;
 
 	while ((ch = getopt_long(argc, argv, "a:I:s:jo:h", opts, NULL)) != -1) {
 		switch (ch) {
@@ -468,19 +473,19 @@ int cmd_discover(int argc, char **argv)
 			i_opt = optarg;
 			break;
 		case 's':
-			s_opt = optarg;
+			a->src_opt = optarg;
 			break;
 		case 'U':
-			ao.user = optarg;
+			a->ao.user = optarg;
 			break;
 		case 'S':
-			ao.secret_file = optarg;
+			a->ao.secret_file = optarg;
 			break;
 		case 'V':
-			ao.mutual_user = optarg;
+			a->ao.mutual_user = optarg;
 			break;
 		case 'W':
-			ao.mutual_secret_file = optarg;
+			a->ao.mutual_secret_file = optarg;
 			break;
 		case 'j':
 			opt_json = 1;
@@ -504,112 +509,141 @@ int cmd_discover(int argc, char **argv)
 		err("discover: -a ADDR[:PORT] is required");
 		return EXIT_USAGE;
 	}
-	if (parse_portal(a_opt, addr, sizeof(addr), &port)) {
+	if (parse_portal(a_opt, a->addr, sizeof(a->addr), &a->port)) {
 		err("discover: invalid address '%s' (ADDR, ADDR:PORT or [IPV6]:PORT)", a_opt);
 		return EXIT_USAGE;
 	}
-	if (s_opt && parse_portal(s_opt, src, sizeof(src), &sport)) {
-		err("discover: invalid source address '%s'", s_opt);
+	if (a->src_opt && parse_portal(a->src_opt, a->src, sizeof(a->src), &sport)) {
+		err("discover: invalid source address '%s'", a->src_opt);
 		return EXIT_USAGE;
 	}
 	if (i_opt) {
-		if (strlen(i_opt) >= sizeof(ini)) {
+		if (strlen(i_opt) >= sizeof(a->ini)) {
 			err("discover: initiator name too long");
 			return EXIT_USAGE;
 		}
-		strcpy(ini, i_opt);
-	} else if (read_initiatorname(RBD_INITIATORNAME_FILE, ini, sizeof(ini))) {
+		strcpy(a->ini, i_opt);
+	} else if (read_initiatorname(RBD_INITIATORNAME_FILE, a->ini, sizeof(a->ini))) {
 		err("discover: no initiator name: give --initiator or write InitiatorName= to %s",
 		    RBD_INITIATORNAME_FILE);
 		return EXIT_FAIL;
 	}
-	if (!rbd_check_name(ini)) {
-		err("discover: invalid initiator name '%s'", ini);
+	if (!rbd_check_name(a->ini)) {
+		err("discover: invalid initiator name '%s'", a->ini);
 		return EXIT_USAGE;
 	}
-	snprintf(portal, sizeof(portal), strchr(addr, ':') ? "[%s]:%u" : "%s:%u", addr, port);
-	have_auth = auth_opts_load(&ao, "discover", &cred, &mut);
-	if (have_auth < 0)
-		return -have_auth;
+	snprintf(a->portal, sizeof(a->portal), strchr(a->addr, ':') ? "[%s]:%u" : "%s:%u",
+		 a->addr, a->port);
+	return -1;
+}
 
-	n = conn_open(&c, addr, port, s_opt ? src : NULL, portal);
-	if (n) {
-		ret = n;
-		goto out;
-	}
-	if (have_auth) {
-		n = disc_auth(&c, portal, ini, &cred, &mut);
-		auth_cred_clear(&cred);
-		auth_cred_clear(&mut);
-		if (n) {
-			ret = n;
-			goto out;
-		}
-	}
+/*
+ * DISCOVER requests on the connected @c until the target has listed
+ * everything for @a's initiator, into @res. Returns an exit status.
+ */
+static int disc_query(struct conn *c, const struct disc_args *a,
+		      struct disc_result *res)
+{
+	struct rbd_discover_req req = {};
+	struct rbd_discover_rsp rsp;
+	int n;
+
 	req.hdr.opcode = RBD_OP_DISCOVER;
 	req.hdr.version = RBD_PROTO_VERSION;
 	req.hdr.length = rbd_cpu_to_le32(sizeof(req));
 	req.hdr.tag = rbd_cpu_to_le64(rbd_tag(0, 0, 0));
-	memcpy(req.initiator_name, ini, sizeof(ini));
+	memcpy(req.initiator_name, a->ini, sizeof(a->ini));
 	for (;;) {
 		struct rbd_discover_req sent = req;
 		enum rbd_check chk;
 		uint16_t status;
 
-		n = conn_request(&c, &req, sizeof(req), &rsp, sizeof(rsp));
+		n = conn_request(c, &req, sizeof(req), &rsp, sizeof(rsp));
 		if (n < 0) {
 			err("discover: %s did not answer DISCOVER (a target without discovery?)",
-			    portal);
-			goto out;
+			    a->portal);
+			return EXIT_FAIL;
 		}
 		chk = rbd_check_discover_rsp(&rsp, n, &sent);
 		if (chk) {
-			err("discover: malformed answer from %s: %s", portal, rbd_check_str(chk));
-			goto out;
+			err("discover: malformed answer from %s: %s", a->portal,
+			    rbd_check_str(chk));
+			return EXIT_FAIL;
 		}
 		status = rbd_le16(rsp.status);
 		if (status == RBD_REJ_AUTH_REQUIRED) {
 			err("discover: %s requires authentication for discovery (give --auth-user and --auth-secret-file)",
-			    portal);
-			ret = EXIT_AUTH;
-			goto out;
+			    a->portal);
+			return EXIT_AUTH;
 		}
 		if (status == RBD_REJ_ACL_DENIED) {
-			err("discover: access denied: %s has no LUNs for initiator %s", portal, ini);
-			ret = EXIT_ACL;
-			goto out;
+			err("discover: access denied: %s has no LUNs for initiator %s",
+			    a->portal, a->ini);
+			return EXIT_ACL;
 		}
 		if (status) {
-			err("discover: %s refused: %s", portal, rbd_reject_str(status));
-			goto out;
+			err("discover: %s refused: %s", a->portal, rbd_reject_str(status));
+			return EXIT_FAIL;
 		}
-		n = disc_next(&res, &rsp, &req);
+		n = disc_next(res, &rsp, &req);
 		if (n < 0) {
 			err("discover: inconsistent answers from %s (configuration changed?)",
-			    portal);
-			goto out;
+			    a->portal);
+			return EXIT_FAIL;
 		}
 		if (!n)
-			break;
+			return EXIT_OK;
 	}
+}
+
+/* The discovered targets and LUNs, as text or JSON. */
+static int disc_print(const struct disc_args *a, const struct disc_result *res)
+{
+	uint32_t i, j;
 
 	out_init(opt_json ? OUT_JSON : OUT_TEXT);
-	out_str("portal", "Portal:", portal);
-	out_str("initiator", "Initiator:", ini);
+	out_str("portal", "Portal:", a->portal);
+	out_str("initiator", "Initiator:", a->ini);
 	out_list_begin("targets");
-	for (i = 0; i < res.nr; i++) {
+	for (i = 0; i < res->nr; i++) {
 		out_record_begin();
-		out_str("target", "Target:", res.e[i].target);
-		out_u64("tpgt", "TPG:", res.e[i].tpgt);
+		out_str("target", "Target:", res->e[i].target);
+		out_u64("tpgt", "TPG:", res->e[i].tpgt);
 		out_list_begin("luns");
-		for (j = 0; j < res.e[i].nr_luns; j++)
-			out_u64(NULL, "LUN:", res.e[i].luns[j]);
+		for (j = 0; j < res->e[i].nr_luns; j++)
+			out_u64(NULL, "LUN:", res->e[i].luns[j]);
 		out_end();
 		out_end();
 	}
 	out_end();
-	ret = out_finish() ? EXIT_FAIL : EXIT_OK;
-out:
+	return out_finish() ? EXIT_FAIL : EXIT_OK;
+}
+
+int cmd_discover(int argc, char **argv)
+{
+	struct disc_args a = {};
+	struct disc_result res = {};
+	struct auth_cred cred, mut;
+	struct conn c = {};
+	int have_auth, ret;
+
+	ret = disc_parse(argc, argv, &a);
+	if (ret >= 0)
+		return ret;
+	have_auth = auth_opts_load(&a.ao, "discover", &cred, &mut);
+	if (have_auth < 0)
+		return -have_auth;
+	ret = conn_open(&c, a.addr, a.port, a.src_opt ? a.src : NULL, a.portal);
+	if (!ret && have_auth)
+		ret = disc_auth(&c, a.portal, a.ini, &cred, &mut);
+	if (have_auth) {
+		auth_cred_clear(&cred);
+		auth_cred_clear(&mut);
+	}
+	if (!ret)
+		ret = disc_query(&c, &a, &res);
+	if (!ret)
+		ret = disc_print(&a, &res);
 	disc_result_free(&res);
 	conn_close(&c);
 	return ret;

@@ -775,86 +775,81 @@ static blk_status_t rbdi_post_failed(struct rbdi_queue *q, struct request *rq,
 	return BLK_STS_RESOURCE;
 }
 
-static blk_status_t __rbdi_queue_rq(struct blk_mq_hw_ctx *hctx,
-				    const struct blk_mq_queue_data *bd)
-{
-	struct rbdi_queue *q = hctx->driver_data;
-	struct request *rq = bd->rq;
-	struct rbdi_request *req = blk_mq_rq_to_pdu(rq);
-	struct ib_device *dev = q->sess->ibdev;
+/* The work requests of one command, built on the submitter's stack. */
+struct rbdi_cmd_wrs {
+	struct ib_send_wr send;
 	struct ib_send_wr fence;
 	struct ib_reg_wr reg;
 	struct ib_sge sge[RBDI_SEND_SGES];
-	struct ib_send_wr wr = {
-		.wr_cqe		= &req->send_cqe,
-		.sg_list	= sge,
-		.num_sge	= 1,
-		.opcode		= IB_WR_SEND,
-		.send_flags	= IB_SEND_SIGNALED,
-	};
-	struct ib_send_wr *first = &wr;
-	u32 len = sizeof(struct rbd_cmd), hdr_len;
+	struct ib_send_wr *first;
+	u32 len;
+};
+
+/*
+ * How the data of a command travels: inline behind a write's capsule,
+ * as immediate data of a read's response, or through a registration
+ * that @w's work requests carry before the send.
+ */
+static blk_status_t rbdi_map_data(struct rbdi_queue *q, struct request *rq,
+				  struct rbdi_cmd_wrs *w)
+{
+	struct rbdi_request *req = blk_mq_rq_to_pdu(rq);
 	blk_status_t sts;
-	int ret;
 
-	if (unlikely(!test_bit(RBDI_Q_LIVE, &q->flags)))
-		return BLK_STS_IOERR;
-
-	ib_dma_sync_single_for_cpu(dev, req->cmd_dma, q->cmd_size,
-				   DMA_TO_DEVICE);
-	sts = rbdi_setup_cmd(q->sess, rq);
-	if (sts)
-		return sts;
-
-	req->mr = NULL;
-	req->nents = 0;
-	req->imm = false;
-	if (req->data_len) {
-		if (req->cmd->dir == RBD_DIR_WRITE &&
-		    req->data_len <= q->inline_max) {
-			/* Gathered from the pages if it can be, else copied. */
-			wr.num_sge += rbdi_map_inline(q, rq, &sge[1]);
-			if (wr.num_sge == 1)
-				rbdi_copy_from_rq(rq, (u8 *)(req->cmd + 1));
-			else
-				atomic64_inc(&q->sess->stats.inline_gathered);
-			len += req->data_len;
-			atomic64_inc(&q->sess->stats.inline_writes);
-		} else if (req->cmd->dir == RBD_DIR_READ &&
-			   req->data_len <= q->imm_max) {
-			req->imm = true;
-			atomic64_inc(&q->sess->stats.imm_reads);
-		} else {
-			sts = rbdi_map_mr(q, rq, &reg, &fence);
-			if (sts)
-				goto out_free_payload;
-			atomic64_inc(&q->sess->stats.mr_maps);
-			reg.wr.next = &wr;
-			first = q->sess->reg_fence ? &fence : &reg.wr;
-			len += sizeof(struct rbd_desc);
-		}
+	if (req->cmd->dir == RBD_DIR_WRITE && req->data_len <= q->inline_max) {
+		/* Gathered from the pages if it can be, else copied. */
+		w->send.num_sge += rbdi_map_inline(q, rq, &w->sge[1]);
+		if (w->send.num_sge == 1)
+			rbdi_copy_from_rq(rq, (u8 *)(req->cmd + 1));
+		else
+			atomic64_inc(&q->sess->stats.inline_gathered);
+		w->len += req->data_len;
+		atomic64_inc(&q->sess->stats.inline_writes);
+	} else if (req->cmd->dir == RBD_DIR_READ &&
+		   req->data_len <= q->imm_max) {
+		req->imm = true;
+		atomic64_inc(&q->sess->stats.imm_reads);
+	} else {
+		sts = rbdi_map_mr(q, rq, &w->reg, &w->fence);
+		if (sts)
+			return sts;
+		atomic64_inc(&q->sess->stats.mr_maps);
+		w->reg.wr.next = &w->send;
+		w->first = q->sess->reg_fence ? &w->fence : &w->reg.wr;
+		w->len += sizeof(struct rbd_desc);
 	}
+	return BLK_STS_OK;
+}
 
+static void rbdi_count_op(struct rbdi_stats *st, struct request *rq)
+{
 	switch (req_op(rq)) {
 	case REQ_OP_READ:
-		atomic64_inc(&q->sess->stats.reads);
+		atomic64_inc(&st->reads);
 		break;
 	case REQ_OP_WRITE:
-		atomic64_inc(&q->sess->stats.writes);
+		atomic64_inc(&st->writes);
 		break;
 	case REQ_OP_FLUSH:
-		atomic64_inc(&q->sess->stats.flushes);
+		atomic64_inc(&st->flushes);
 		break;
 	case REQ_OP_DISCARD:
-		atomic64_inc(&q->sess->stats.discards);
+		atomic64_inc(&st->discards);
 		break;
 	case REQ_OP_WRITE_ZEROES:
-		atomic64_inc(&q->sess->stats.write_zeroes);
+		atomic64_inc(&st->write_zeroes);
 		break;
 	default:
-		atomic64_inc(&q->sess->stats.passthrough);
+		atomic64_inc(&st->passthrough);
 		break;
 	}
+}
+
+/* Start @rq for blk-mq and give it a fresh tag and outcome. */
+static void rbdi_start_cmd(struct rbdi_queue *q, struct request *rq, u32 len)
+{
+	struct rbdi_request *req = blk_mq_rq_to_pdu(rq);
+
 	blk_mq_start_request(rq);
 	/* A retry or requeue keeps the time of the first send. */
 	if (!req->start_ns)
@@ -870,18 +865,61 @@ static blk_status_t __rbdi_queue_rq(struct blk_mq_hw_ctx *hctx,
 	req->awaiting = true;
 	if (!req->retries)
 		req->abort_sent = false;
+}
+
+static blk_status_t __rbdi_queue_rq(struct blk_mq_hw_ctx *hctx,
+				    const struct blk_mq_queue_data *bd)
+{
+	struct rbdi_queue *q = hctx->driver_data;
+	struct request *rq = bd->rq;
+	struct rbdi_request *req = blk_mq_rq_to_pdu(rq);
+	struct ib_device *dev = q->sess->ibdev;
+	struct rbdi_cmd_wrs w = {
+		.send = {
+			.wr_cqe		= &req->send_cqe,
+			.sg_list	= w.sge,
+			.num_sge	= 1,
+			.opcode		= IB_WR_SEND,
+			.send_flags	= IB_SEND_SIGNALED,
+		},
+		.first	= &w.send,
+		.len	= sizeof(struct rbd_cmd),
+	};
+	blk_status_t sts;
+	u32 hdr_len;
+	int ret;
+
+	if (unlikely(!test_bit(RBDI_Q_LIVE, &q->flags)))
+		return BLK_STS_IOERR;
+
+	ib_dma_sync_single_for_cpu(dev, req->cmd_dma, q->cmd_size,
+				   DMA_TO_DEVICE);
+	sts = rbdi_setup_cmd(q->sess, rq);
+	if (sts)
+		return sts;
+
+	req->mr = NULL;
+	req->nents = 0;
+	req->imm = false;
+	if (req->data_len) {
+		sts = rbdi_map_data(q, rq, &w);
+		if (sts)
+			goto out_free_payload;
+	}
+	rbdi_count_op(&q->sess->stats, rq);
+	rbdi_start_cmd(q, rq, w.len);
 
 	/* The header, and the inline data unless it is gathered. */
-	hdr_len = wr.num_sge > 1 ? sizeof(struct rbd_cmd) : len;
-	sge[0].addr = req->cmd_dma;
-	sge[0].length = hdr_len;
-	sge[0].lkey = q->sess->pd->local_dma_lkey;
+	hdr_len = w.send.num_sge > 1 ? sizeof(struct rbd_cmd) : w.len;
+	w.sge[0].addr = req->cmd_dma;
+	w.sge[0].length = hdr_len;
+	w.sge[0].lkey = q->sess->pd->local_dma_lkey;
 	ib_dma_sync_single_for_device(dev, req->cmd_dma, hdr_len,
 				      DMA_TO_DEVICE);
 	if (rbdi_fault_lose_cmd(q->sess))
 		/* Lost on the way; the MR stays unregistered. */
 		return BLK_STS_OK;
-	ret = rbdi_post_cmd(q, first);
+	ret = rbdi_post_cmd(q, w.first);
 	if (unlikely(ret))
 		return rbdi_post_failed(q, rq, ret);
 	return BLK_STS_OK;

@@ -299,46 +299,50 @@ static void rbdi_qp_event(struct ib_event *ev, void *ctx)
 }
 
 /* ADDR_RESOLVED: the device is known; create everything the QP needs. */
-static int rbdi_queue_create_ib(struct rbdi_queue *q)
+/*
+ * The session's protection domain, on the RDMA device of its first queue;
+ * every later queue must resolve to the same device.
+ */
+static int rbdi_sess_pd(struct rbdi_session *sess, struct rbdi_queue *q,
+			struct ib_device *dev)
 {
-	struct rbdi_session *sess = q->sess;
-	struct ib_device *dev = q->cm_id->device;
-	struct ib_qp_init_attr attr = { };
-	unsigned int i, wrs;
 	int ret;
 
-	if (!sess->pd) {
-		if (!(dev->attrs.device_cap_flags &
-		      IB_DEVICE_MEM_MGT_EXTENSIONS)) {
-			rbdi_sess_err(sess, "RDMA device %s has no fast registration\n",
-				      dev_name(&dev->dev));
-			return -EOPNOTSUPP;
-		}
-		sess->pd = ib_alloc_pd(dev, 0);
-		if (IS_ERR(sess->pd)) {
-			ret = PTR_ERR(sess->pd);
-			sess->pd = NULL;
-			rbdi_sess_err(sess, "ib_alloc_pd failed (%d)\n", ret);
-			return ret;
-		}
-		sess->ibdev = dev;
-		sess->max_fr_pages =
-			min_t(u32, 256, dev->attrs.max_fast_reg_page_list_len - 1);
-		sess->reg_fence = rbdi_rxe_reg_fence &&
-				  dev->ops.driver_id == RDMA_DRIVER_RXE;
-	} else if (dev != sess->ibdev) {
+	if (sess->pd) {
+		if (dev == sess->ibdev)
+			return 0;
 		rbdi_sess_err(sess, "queue %u resolved to RDMA device %s, not %s\n",
 			      q->qid, dev_name(&dev->dev),
 			      dev_name(&sess->ibdev->dev));
 		return -EXDEV;
 	}
+	if (!(dev->attrs.device_cap_flags & IB_DEVICE_MEM_MGT_EXTENSIONS)) {
+		rbdi_sess_err(sess, "RDMA device %s has no fast registration\n",
+			      dev_name(&dev->dev));
+		return -EOPNOTSUPP;
+	}
+	sess->pd = ib_alloc_pd(dev, 0);
+	if (IS_ERR(sess->pd)) {
+		ret = PTR_ERR(sess->pd);
+		sess->pd = NULL;
+		rbdi_sess_err(sess, "ib_alloc_pd failed (%d)\n", ret);
+		return ret;
+	}
+	sess->ibdev = dev;
+	sess->max_fr_pages =
+		min_t(u32, 256, dev->attrs.max_fast_reg_page_list_len - 1);
+	sess->reg_fence = rbdi_rxe_reg_fence &&
+			  dev->ops.driver_id == RDMA_DRIVER_RXE;
+	return 0;
+}
 
-	/*
-	 * Per command: REG_MR, SEND and LOCAL_INV, and the LOCAL_INV that
-	 * fences the REG_MR on rxe. A flush completes them all.
-	 */
-	wrs = sess->reg_fence ? 4 : 3;
-	/* Those, receives, and the drain. */
+/* The CQ of @q: from the pool, or its own for a poll queue. */
+static int rbdi_queue_create_cq(struct rbdi_queue *q, struct ib_device *dev,
+				unsigned int wrs)
+{
+	int ret;
+
+	/* Those of each command, receives, and the drain. */
 	q->cq_size = wrs * q->depth + 2 * RBD_CTRL_SLOTS + 2;
 	/* A poll queue's CQ is its own: the pool has no IB_POLL_DIRECT. */
 	if (q->polled)
@@ -352,10 +356,20 @@ static int rbdi_queue_create_ib(struct rbdi_queue *q)
 	if (IS_ERR(q->cq)) {
 		ret = PTR_ERR(q->cq);
 		q->cq = NULL;
-		rbdi_sess_err(sess, "queue %u: allocating the CQ failed (%d)\n",
+		rbdi_sess_err(q->sess, "queue %u: allocating the CQ failed (%d)\n",
 			      q->qid, ret);
 		return ret;
 	}
+	return 0;
+}
+
+/* The QP of @q and, for an I/O queue, its pool of registration MRs. */
+static int rbdi_queue_create_qp(struct rbdi_queue *q, struct ib_device *dev,
+				unsigned int wrs)
+{
+	struct rbdi_session *sess = q->sess;
+	struct ib_qp_init_attr attr = { };
+	int ret;
 
 	attr.event_handler = rbdi_qp_event;
 	attr.qp_context = q;
@@ -377,18 +391,41 @@ static int rbdi_queue_create_ib(struct rbdi_queue *q)
 		return ret;
 	}
 	q->qp = q->cm_id->qp;
-
-	if (q->depth) {
-		ret = ib_mr_pool_init(q->qp, &q->qp->rdma_mrs, q->depth,
-				      IB_MR_TYPE_MEM_REG,
-				      sess->max_fr_pages + 1, 0);
-		if (ret) {
-			rbdi_sess_err(sess, "queue %u: ib_mr_pool_init failed (%d)\n",
-				      q->qid, ret);
-			return ret;
-		}
-		q->mr_pool_ready = true;
+	if (!q->depth)
+		return 0;
+	ret = ib_mr_pool_init(q->qp, &q->qp->rdma_mrs, q->depth,
+			      IB_MR_TYPE_MEM_REG, sess->max_fr_pages + 1, 0);
+	if (ret) {
+		rbdi_sess_err(sess, "queue %u: ib_mr_pool_init failed (%d)\n",
+			      q->qid, ret);
+		return ret;
 	}
+	q->mr_pool_ready = true;
+	return 0;
+}
+
+/*
+ * Map @len bytes at @buf for @dir; on failure @buf is freed and *@bufp
+ * cleared, so that the queue's teardown sees only mapped buffers.
+ */
+static int rbdi_map_buf(struct ib_device *dev, void **bufp, u64 *dma,
+			size_t len, enum dma_data_direction dir)
+{
+	if (!*bufp)
+		return -ENOMEM;
+	*dma = ib_dma_map_single(dev, *bufp, len, dir);
+	if (ib_dma_mapping_error(dev, *dma)) {
+		kfree(*bufp);
+		*bufp = NULL;
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/* Receive buffers of @q, and queue 0's control send slots, mapped. */
+static int rbdi_queue_alloc_bufs(struct rbdi_queue *q, struct ib_device *dev)
+{
+	unsigned int i;
 
 	q->rbufs = kcalloc(q->nr_rbufs, sizeof(*q->rbufs), GFP_KERNEL);
 	if (!q->rbufs)
@@ -397,37 +434,53 @@ static int rbdi_queue_create_ib(struct rbdi_queue *q)
 		struct rbdi_rbuf *rb = &q->rbufs[i];
 
 		rb->buf = kmalloc(q->rbuf_size, GFP_KERNEL);
-		if (!rb->buf)
+		if (rbdi_map_buf(dev, &rb->buf, &rb->dma, q->rbuf_size,
+				 DMA_FROM_DEVICE))
 			return -ENOMEM;
-		rb->dma = ib_dma_map_single(dev, rb->buf, q->rbuf_size,
-					    DMA_FROM_DEVICE);
-		if (ib_dma_mapping_error(dev, rb->dma)) {
-			kfree(rb->buf);
-			rb->buf = NULL;
-			return -ENOMEM;
-		}
 		rb->cqe.done = rbdi_recv_done;
 	}
+	if (q->qid)
+		return 0;
+	for (i = 0; i < RBDI_NR_USED_SLOTS; i++) {
+		struct rbdi_ctrl_slot *s = &q->slots[i];
 
-	if (!q->qid) {
-		for (i = 0; i < RBDI_NR_USED_SLOTS; i++) {
-			struct rbdi_ctrl_slot *s = &q->slots[i];
-
-			s->buf = kzalloc(RBD_CTRL_CAPSULE_MAX, GFP_KERNEL);
-			if (!s->buf)
-				return -ENOMEM;
-			s->dma = ib_dma_map_single(dev, s->buf,
-						   RBD_CTRL_CAPSULE_MAX,
-						   DMA_TO_DEVICE);
-			if (ib_dma_mapping_error(dev, s->dma)) {
-				kfree(s->buf);
-				s->buf = NULL;
-				return -ENOMEM;
-			}
-			s->cqe.done = rbdi_ctrl_send_done;
-		}
+		s->buf = kzalloc(RBD_CTRL_CAPSULE_MAX, GFP_KERNEL);
+		if (rbdi_map_buf(dev, &s->buf, &s->dma, RBD_CTRL_CAPSULE_MAX,
+				 DMA_TO_DEVICE))
+			return -ENOMEM;
+		s->cqe.done = rbdi_ctrl_send_done;
 	}
+	return 0;
+}
 
+/*
+ * Everything @q needs before its connect request; on failure the queue's
+ * teardown frees what was made.
+ */
+static int rbdi_queue_create_ib(struct rbdi_queue *q)
+{
+	struct rbdi_session *sess = q->sess;
+	struct ib_device *dev = q->cm_id->device;
+	unsigned int i, wrs;
+	int ret;
+
+	ret = rbdi_sess_pd(sess, q, dev);
+	if (ret)
+		return ret;
+	/*
+	 * Per command: REG_MR, SEND and LOCAL_INV, and the LOCAL_INV that
+	 * fences the REG_MR on rxe. A flush completes them all.
+	 */
+	wrs = sess->reg_fence ? 4 : 3;
+	ret = rbdi_queue_create_cq(q, dev, wrs);
+	if (ret)
+		return ret;
+	ret = rbdi_queue_create_qp(q, dev, wrs);
+	if (ret)
+		return ret;
+	ret = rbdi_queue_alloc_bufs(q, dev);
+	if (ret)
+		return ret;
 	/* F4: every receive is posted before the connect request. */
 	for (i = 0; i < q->nr_rbufs; i++) {
 		ret = rbdi_post_recv(q, &q->rbufs[i]);

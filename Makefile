@@ -51,6 +51,10 @@ KSRC := $(shell find drivers include tests/modules -name '*.[ch]' ! -name '*.mod
 KCOMPAT := drivers/rbd_fabric/rbd_compat.h
 KCOMPAT_IGNORE := LINUX_VERSION_CODE,CONSTANT_COMPARISON,NEW_TYPEDEFS
 
+# Kbuild makes BTF for modules when the headers carry a vmlinux (Debian's
+# 6.12 ones do) and needs pahole for it; without pahole, no BTF.
+KBTF := $(if $(shell command -v pahole),,CONFIG_DEBUG_INFO_BTF_MODULES=)
+
 export KDIR KVER
 
 .PHONY: all modules userspace tools unit setup check check-quick check-unit check-schema \
@@ -73,7 +77,7 @@ RBD_FAULT_INJECTION ?=
 modules:
 	$(need-kdir)
 	@echo "rbd: building modules against $(KDIR) ($(KVER))$(if $(RBD_FAULT_INJECTION), with fault injection)"
-	$(MAKE) -C $(KDIR) M=$(CURDIR) W=1 RBD_FAULT_INJECTION=$(RBD_FAULT_INJECTION) modules
+	$(MAKE) -C $(KDIR) M=$(CURDIR) W=1 $(KBTF) RBD_FAULT_INJECTION=$(RBD_FAULT_INJECTION) modules
 
 userspace:
 	$(MAKE) -C userspace/rbdadm
@@ -142,7 +146,7 @@ check-style:
 		cat .checkpatch.log; rm -f .checkpatch.log; \
 		if [ $$rc -ne 0 ]; then echo "check-style: checkpatch found problems"; exit 1; fi
 	@echo "check-style: sparse (C=2)"
-	@$(MAKE) -s -C $(KDIR) M=$(CURDIR) C=2 W=1 RBD_FAULT_INJECTION=1 modules > .sparse.log 2>&1; \
+	@$(MAKE) -s -C $(KDIR) M=$(CURDIR) C=2 W=1 $(KBTF) RBD_FAULT_INJECTION=1 modules > .sparse.log 2>&1; \
 		rc=$$?; grep -E '(warning|error):' .sparse.log > .sparse.find; \
 		cat .sparse.find; n=$$(wc -l < .sparse.find); rm -f .sparse.log .sparse.find; \
 		if [ $$rc -ne 0 ] || [ $$n -ne 0 ]; then echo "check-style: sparse/W=1 found $$n problems"; exit 1; fi

@@ -22,6 +22,7 @@
 #include <target/target_core_base.h>
 #include <target/target_core_fabric.h>
 
+#include "rbd_compat.h"
 #include "rbdt.h"
 
 /* For deferred work: listener repair now, session teardown later. */
@@ -151,6 +152,9 @@ static const struct target_core_fabric_ops rbdt_fabric_ops = {
 	.tfc_tpg_nacl_auth_attrs		= rbdt_nacl_auth_attrs,
 	.tfc_tpg_auth_attrs			= rbdt_tpg_auth_attrs,
 	.tfc_discovery_attrs			= rbdt_discovery_attrs,
+
+	/* target_submit() runs the command here, in the CQ work. */
+	RBD_FABRIC_SUBMIT
 };
 
 /* See rbdt_complete_here(). */

@@ -28,6 +28,7 @@
 #include <rbd/rbd_proto_check.h>
 
 #include "rbd_auth.h"
+#include "rbd_compat.h"
 #include "rbd_name.h"
 
 #define RBDI_VERSION		"0.1.0"
@@ -681,7 +682,7 @@ int rbdi_send_abort(struct rbdi_session *sess, u64 ref_tag);
 
 /* rbdi_sgio.c */
 struct sg_io_hdr;
-bool rbdi_sgio_allowed(u8 *cdb, const struct sg_io_hdr *hdr, fmode_t mode);
+bool rbdi_sgio_allowed(u8 *cdb, const struct sg_io_hdr *hdr, blk_mode_t mode);
 
 /* rbdi_blk.c */
 int rbdi_blk_add(struct rbdi_session *sess);

@@ -51,7 +51,6 @@
 #include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
-#include <asm/unaligned.h>
 #include <rdma/mr_pool.h>
 #include <scsi/scsi_common.h>
 #include <scsi/scsi_proto.h>
@@ -958,9 +957,9 @@ static void rbdi_disable_op(struct rbdi_session *sess, struct request *rq)
 	rbdi_sess_err_rl(sess, "%s: the LUN refuses %s; not sending it again\n",
 			 sess->disk_name, blk_op_str(req_op(rq)));
 	if (req_op(rq) == REQ_OP_DISCARD)
-		blk_queue_max_discard_sectors(rq->q, 0);
+		blk_queue_disable_discard(rq->q);
 	else
-		blk_queue_max_write_zeroes_sectors(rq->q, 0);
+		blk_queue_disable_write_zeroes(rq->q);
 }
 
 /* SCSI outcome of a filesystem request; may ask for a retry. */
@@ -986,13 +985,14 @@ static blk_status_t rbdi_scsi_sts(struct rbdi_session *sess,
 		return BLK_STS_OK;
 	case SAM_STAT_RESERVATION_CONFLICT:
 		/*
-		 * As sd and nvme: BLK_STS_NEXUS (-EBADE), which is not a path
-		 * error, so dm-multipath does not fail the path over it.
+		 * As sd and nvme: BLK_STS_RESV_CONFLICT (-EBADE; named
+		 * BLK_STS_NEXUS before 6.5), which is not a path error, so
+		 * dm-multipath does not fail the path over it.
 		 */
 		rbdi_sess_err_rl(sess, "%s: %s of %u bytes at %llu: reservation conflict\n",
 				 sess->disk_name, blk_op_str(req_op(rq)),
 				 req->data_len, blk_rq_pos(rq));
-		return BLK_STS_NEXUS;
+		return BLK_STS_RESV_CONFLICT;
 	case SAM_STAT_CHECK_CONDITION:
 		scsi_normalize_sense(req->sense, req->sense_len, &sshdr);
 		if (sshdr.sense_key == UNIT_ATTENTION) {
@@ -1765,50 +1765,73 @@ static void rbdi_read_lun_info(struct rbdi_session *sess)
 }
 
 /*
+ * Write cache, FUA and rotation as block layer features. Solid state or
+ * spinning: without an answer, as before, not rotational.
+ */
+static unsigned int rbdi_features(const struct rbdi_session *sess)
+{
+	unsigned int features = 0;
+
+	if (sess->write_cache)
+		features |= RBD_FEAT_WRITE_CACHE;
+	if (sess->fua)
+		features |= RBD_FEAT_FUA;
+	if (sess->lun_info.rotation >= 0x401)
+		features |= RBD_FEAT_ROTATIONAL;
+	return features;
+}
+
+/*
  * Queue limits from what the LUN reported, within @max_sectors, the most
  * the transport carries. Discard needs UNMAP (LBPME, TPU and both UNMAP
  * limits non-zero); write zeroes needs a MAXIMUM WRITE SAME LENGTH.
  * Nothing larger than the LUN's limits is ever sent.
  */
-static void rbdi_set_limits(struct rbdi_session *sess, unsigned int max_sectors)
+static int rbdi_set_limits(struct rbdi_session *sess,
+			   const struct rbdi_capacity *cap,
+			   unsigned int max_sectors)
 {
 	struct rbdi_lun_info *li = &sess->lun_info;
 	struct request_queue *q = sess->disk->queue;
 	unsigned int shift = ilog2(sess->lbs) - SECTOR_SHIFT;
 	/* Most blocks of one request: sectors and CDB counts are 32 bits. */
 	u64 blocks_max = min_t(u64, UINT_MAX >> shift, U32_MAX);
+	struct queue_limits lim = rbd_limits_start(q);
 	u64 blocks;
 
+	lim.logical_block_size = sess->lbs;
+	lim.physical_block_size = cap->pbs;
+	lim.io_min = cap->pbs;
 	if (li->max_xfer)
 		max_sectors = min_t(u64, max_sectors, (u64)li->max_xfer << shift);
-	blk_queue_max_hw_sectors(q, max_sectors);
+	/*
+	 * The block layer needs a page per request: 6.1 raises a smaller
+	 * limit to that itself, 6.12 warns and refuses it.
+	 */
+	lim.max_hw_sectors = max_t(unsigned int, max_sectors,
+				   PAGE_SIZE >> SECTOR_SHIFT);
 
 	if (li->lbpme && li->tpu && li->max_unmap && li->max_unmap_desc) {
 		blocks = min_t(u64, li->max_unmap, blocks_max);
-		blk_queue_max_discard_sectors(q, blocks << shift);
-		q->limits.discard_granularity =
+		lim.max_hw_discard_sectors = blocks << shift;
+		lim.discard_granularity =
 			max_t(u64, sess->lbs,
 			      min_t(u64, (u64)li->unmap_gran * sess->lbs, SZ_1G));
 		if (li->unmap_align_valid)
-			q->limits.discard_alignment =
+			lim.discard_alignment =
 				min_t(u64, (u64)li->unmap_align * sess->lbs,
 				      SZ_1G);
 	}
 	if (li->max_ws) {
 		blocks = min_t(u64, li->max_ws, blocks_max);
-		blk_queue_max_write_zeroes_sectors(q, blocks << shift);
+		lim.max_write_zeroes_sectors = blocks << shift;
 		sess->ws_unmap = li->lbpme && li->tpws && li->lbprz;
 	}
-
-	/* Solid state or spinning; without an answer, as before: nonrot. */
-	if (li->rotation == 1)
-		blk_queue_flag_set(QUEUE_FLAG_NONROT, q);
-	else if (li->rotation >= 0x401)
-		blk_queue_flag_clear(QUEUE_FLAG_NONROT, q);
+	return rbd_limits_commit(q, &lim, rbdi_features(sess));
 }
 
 /* SG_IO (sg v3) on /dev/rbdiN: a passthrough request on the normal path. */
-static int rbdi_sg_io(struct request_queue *q, fmode_t mode,
+static int rbdi_sg_io(struct request_queue *q, blk_mode_t mode,
 		      void __user *argp)
 {
 	struct sg_io_hdr hdr;
@@ -1911,7 +1934,7 @@ out_free:
 	return ret;
 }
 
-static int rbdi_ioctl(struct block_device *bdev, fmode_t mode,
+static int rbdi_ioctl(struct block_device *bdev, blk_mode_t mode,
 		      unsigned int cmd, unsigned long arg)
 {
 	void __user *argp = (void __user *)arg;
@@ -2045,6 +2068,7 @@ int rbdi_blk_add(struct rbdi_session *sess)
 {
 	struct blk_mq_tag_set *set = &sess->tag_set;
 	const struct rbd_login_rsp *rsp = &sess->login_rsp;
+	struct queue_limits lim;
 	struct request_queue *q;
 	struct gendisk *disk;
 	struct rbdi_capacity cap;
@@ -2079,7 +2103,7 @@ int rbdi_blk_add(struct rbdi_session *sess)
 	}
 	sess->idx = ret;
 
-	disk = blk_mq_alloc_disk(set, sess);
+	disk = rbd_alloc_disk(set, sess);
 	if (IS_ERR(disk)) {
 		ret = PTR_ERR(disk);
 		rbdi_sess_err(sess, "blk_mq_alloc_disk failed (%d)\n", ret);
@@ -2097,10 +2121,16 @@ int rbdi_blk_add(struct rbdi_session *sess)
 	q = disk->queue;
 	max_sectors = min_t(u32, le32_to_cpu(rsp->max_io_bytes),
 			    sess->max_fr_pages * SZ_4K) >> SECTOR_SHIFT;
-	blk_queue_max_hw_sectors(q, max_sectors);
-	blk_queue_max_segments(q, sess->max_fr_pages);
-	blk_queue_virt_boundary(q, SZ_4K - 1);
-	blk_queue_flag_set(QUEUE_FLAG_NONROT, q);
+	/* What the transport carries, for READ CAPACITY and the VPD pages. */
+	lim = rbd_limits_start(q);
+	lim.max_hw_sectors = max_sectors;
+	lim.max_segments = sess->max_fr_pages;
+	lim.virt_boundary_mask = SZ_4K - 1;
+	ret = rbd_limits_commit(q, &lim, 0);
+	if (ret) {
+		rbdi_sess_err(sess, "queue limits refused (%d)\n", ret);
+		return ret;
+	}
 	sess->lbs = SECTOR_SIZE;
 	memset(&sess->lun_info, 0, sizeof(sess->lun_info));
 	sess->ws_unmap = false;
@@ -2114,11 +2144,11 @@ int rbdi_blk_add(struct rbdi_session *sess)
 	rbdi_read_cache_mode(sess);
 	rbdi_read_lun_info(sess);
 
-	blk_queue_logical_block_size(q, sess->lbs);
-	blk_queue_physical_block_size(q, cap.pbs);
-	blk_queue_io_min(q, cap.pbs);
-	blk_queue_write_cache(q, sess->write_cache, sess->fua);
-	rbdi_set_limits(sess, max_sectors);
+	ret = rbdi_set_limits(sess, &cap, max_sectors);
+	if (ret) {
+		rbdi_sess_err(sess, "queue limits refused (%d)\n", ret);
+		return ret;
+	}
 	set_capacity(disk, cap.sectors);
 
 	ret = device_add_disk(NULL, disk, rbdi_disk_groups);

@@ -26,7 +26,6 @@
 
 #include <linux/capability.h>
 #include <linux/fs.h>
-#include <asm/unaligned.h>
 #include <scsi/scsi_ioctl.h>
 #include <scsi/scsi_proto.h>
 #include <scsi/sg.h>
@@ -113,12 +112,12 @@ static bool rbdi_sgio_rawio_only(const u8 *cdb)
  *
  * Return: true to send the request, false to fail it with EPERM.
  */
-bool rbdi_sgio_allowed(u8 *cdb, const struct sg_io_hdr *hdr, fmode_t mode)
+bool rbdi_sgio_allowed(u8 *cdb, const struct sg_io_hdr *hdr, blk_mode_t mode)
 {
 	bool data_out = hdr->dxfer_len &&
 			(hdr->dxfer_direction == SG_DXFER_TO_DEV ||
 			 hdr->dxfer_direction == SG_DXFER_TO_FROM_DEV);
-	bool writer = mode & FMODE_WRITE;
+	bool writer = mode & BLK_OPEN_WRITE;
 
 	if (data_out && !writer)
 		return false;
@@ -126,5 +125,5 @@ bool rbdi_sgio_allowed(u8 *cdb, const struct sg_io_hdr *hdr, fmode_t mode)
 		return false;
 	if (rbdi_sgio_rawio_only(cdb) && !capable(CAP_SYS_RAWIO))
 		return false;
-	return scsi_cmd_allowed(cdb, mode);
+	return rbd_scsi_cmd_allowed(cdb, mode);
 }

@@ -50,12 +50,10 @@ export HOME=/root
 hostname "${RBD_HOSTNAME:-rbd-guest}"
 ip link set lo up
 
-modprobe configfs
-mount -t configfs configfs /sys/kernel/config
-
 # Make the freshly built modules (ours, siw, test helpers) loadable with
 # modprobe, as after "make install"; the host ran depmod for us.
-# A kernel of our own (RBD_KERNEL) has no /lib/modules entry on the host:
+# A kernel of our own (RBD_KERNEL) or one unpacked outside /boot
+# (RBD_KROOT) has no /lib/modules entry on the host:
 # its module tree comes whole from the host's (symbolic links into the
 # kernel's cache directory).
 kver=$(uname -r)
@@ -67,6 +65,10 @@ if [ -d "/lib/modules/$kver" ]; then
 else
 	cp -a "$RBD_MODROOT/lib/modules/$kver" "/lib/modules/$kver"
 fi
+# Once the module tree is in place: a kernel unpacked outside /boot
+# (RBD_KROOT) has its configfs module only there.
+modprobe configfs
+mount -t configfs configfs /sys/kernel/config
 
 # Kernel checks the detector relies on.
 sysctl -qw kernel.hung_task_timeout_secs="${RBD_HUNG_TASK_SECS:-90}"

@@ -28,9 +28,16 @@ cp /bin/busybox "$work/bin/busybox"
 for m in virtio_pci 9pnet_virtio 9p overlay; do
 	modprobe -d "${moddir%/lib/modules/$kver}/" -S "$kver" --show-depends "$m" | while read -r kw path _; do
 		[ "$kw" = insmod ] || continue
+		# busybox's insmod wants them plain (6.12's are .ko.xz).
 		base=$(basename "$path")
+		base=${base%.xz}
+		base=${base%.zst}
 		grep -qx "$base" "$work/modules.order" && continue
-		cp "$path" "$work/lib/mod/$base"
+		case "$path" in
+		*.xz) xz -dc "$path" > "$work/lib/mod/$base" ;;
+		*.zst) zstd -qdc "$path" > "$work/lib/mod/$base" ;;
+		*) cp "$path" "$work/lib/mod/$base" ;;
+		esac
 		echo "$base" >> "$work/modules.order"
 	done
 done

@@ -24,8 +24,8 @@
 #                        change counts); Documentation/testing.rst
 #   make bench           performance against RNBD, nvme-rdma, SRP, iSER, iSCSI,
 #                        NBD (BENCH_QUICK=1: a short run); Documentation/performance.rst
-#   make install         modules (+ depmod), rbdadm, targetcli, udev rules;
-#                        honours DESTDIR
+#   make install         modules (+ depmod), rbdadm, targetcli, udev rules,
+#                        multipath-tools' rbdi.conf; honours DESTDIR
 #   make install-targetcli  only the rbd fabric for targetcli (contrib/targetcli)
 
 # Default kernel tree: the running kernel's build directory when it exists,
@@ -59,7 +59,7 @@ export KDIR KVER
 
 .PHONY: all modules userspace tools unit setup check check-quick check-unit check-schema \
 	check-guest check-style check-fuzz fuzz bench soak install install-targetcli install-udev \
-	uninstall-udev check-debug clean help \
+	install-multipath uninstall-udev check-debug clean help \
 	dkms-source install-dkms check-dkms
 
 all: modules userspace tools unit
@@ -181,6 +181,7 @@ install: modules userspace
 	$(MAKE) -C userspace/rbdadm install DESTDIR=$(DESTDIR)
 	$(MAKE) install-targetcli
 	$(MAKE) install-udev
+	$(MAKE) install-multipath
 
 # Persistent /dev/disk/by-id and by-path names for /dev/rbdiN.
 UDEVRULESDIR ?= /lib/udev/rules.d
@@ -191,6 +192,15 @@ install-udev:
 
 uninstall-udev:
 	rm -f $(DESTDIR)$(UDEVRULESDIR)/60-rbdi.rules
+
+# Lets multipath-tools take rbdi disks (Documentation/admin-guide.rst,
+# "Multipath"). A file the admin may have edited is kept.
+MULTIPATHCONFDIR ?= /etc/multipath/conf.d
+install-multipath:
+	@if [ -e $(DESTDIR)$(MULTIPATHCONFDIR)/rbdi.conf ]; then \
+		echo "install: keeping $(DESTDIR)$(MULTIPATHCONFDIR)/rbdi.conf"; \
+	else install -D -m 0644 contrib/multipath/rbdi.conf \
+		$(DESTDIR)$(MULTIPATHCONFDIR)/rbdi.conf; fi
 
 # Python only: writes nothing into the source tree, so it also runs from a
 # read-only checkout (the guest tests do). Uninstall: make -C

@@ -31,7 +31,8 @@ PKGS=(
 	rdma-core ibverbs-utils rdmacm-utils perftest targetcli-fb
 	python3-rtslib-fb python3-jsonschema sg3-utils fio dbus ethtool iproute2 e2fsprogs
 	util-linux procps
-	# udev links and dm-multipath over rbdi (tests/rbdi/009, 011, 035);
+	# udev links and dm-multipath over rbdi (tests/rbdi/009, 011, 035,
+	# 041: multipath, multipathd, sg_rtpg);
 	# sd's udev identity to compare with, LVM, partitioning (035)
 	udev multipath-tools sg3-utils-udev lvm2 fdisk
 	# peers for "make bench" (Documentation/performance.rst)

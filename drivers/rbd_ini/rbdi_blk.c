@@ -1831,6 +1831,69 @@ static int rbdi_set_limits(struct rbdi_session *sess,
 }
 
 /* SG_IO (sg v3) on /dev/rbdiN: a passthrough request on the normal path. */
+/*
+ * Check an SG_IO header and its CDB (copied into @cdb) before anything is
+ * sent; @writing says whether data goes to the device.
+ */
+static int rbdi_sg_io_check(struct request_queue *q, blk_mode_t mode,
+			    struct sg_io_hdr *hdr, u8 *cdb, bool *writing)
+{
+	if (hdr->interface_id != 'S')
+		return -EINVAL;
+	if (hdr->cmd_len < RBD_MIN_CDB_LEN || hdr->cmd_len > RBD_MAX_CDB_LEN)
+		return -EINVAL;
+	if (hdr->dxfer_len > (queue_max_hw_sectors(q) << SECTOR_SHIFT))
+		return -EIO;
+	if (copy_from_user(cdb, hdr->cmdp, hdr->cmd_len))
+		return -EFAULT;
+	if (rbd_cdb_implied_len(cdb) > hdr->cmd_len)
+		return -EINVAL;
+	if (!rbdi_sgio_allowed(cdb, hdr, mode))
+		return -EPERM;
+
+	switch (hdr->dxfer_direction) {
+	case SG_DXFER_NONE:
+		hdr->dxfer_len = 0;
+		*writing = false;
+		return 0;
+	case SG_DXFER_TO_DEV:
+		*writing = true;
+		return 0;
+	case SG_DXFER_FROM_DEV:
+	case SG_DXFER_TO_FROM_DEV:
+		*writing = false;
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
+/* The outcome of an SG_IO command in its header, sense data copied out. */
+static void rbdi_sg_io_result(struct sg_io_hdr *hdr,
+			      const struct rbdi_request *req, blk_status_t sts)
+{
+	hdr->status = sts ? 0 : req->status;
+	hdr->masked_status = (hdr->status >> 1) & 0x7f;
+	hdr->msg_status = 0;
+	hdr->host_status = sts ? (sts == BLK_STS_TIMEOUT ? DID_TIME_OUT :
+				  DID_TRANSPORT_DISRUPTED) : DID_OK;
+	hdr->driver_status = 0;
+	hdr->sb_len_wr = 0;
+	if (!sts && req->sense_len && hdr->sbp && hdr->mx_sb_len) {
+		unsigned int n = min_t(unsigned int, hdr->mx_sb_len,
+				       req->sense_len);
+
+		if (!copy_to_user(hdr->sbp, req->sense, n))
+			hdr->sb_len_wr = n;
+		hdr->driver_status = DRIVER_SENSE;
+	}
+	hdr->resid = sts ? hdr->dxfer_len :
+		     clamp_t(s32, req->resid, 0, hdr->dxfer_len);
+	hdr->info = 0;
+	if (hdr->masked_status || hdr->host_status || hdr->driver_status)
+		hdr->info |= SG_INFO_CHECK;
+}
+
 static int rbdi_sg_io(struct request_queue *q, blk_mode_t mode,
 		      void __user *argp)
 {
@@ -1846,34 +1909,9 @@ static int rbdi_sg_io(struct request_queue *q, blk_mode_t mode,
 
 	if (get_sg_io_hdr(&hdr, argp))
 		return -EFAULT;
-	if (hdr.interface_id != 'S')
-		return -EINVAL;
-	if (hdr.cmd_len < RBD_MIN_CDB_LEN || hdr.cmd_len > RBD_MAX_CDB_LEN)
-		return -EINVAL;
-	if (hdr.dxfer_len > (queue_max_hw_sectors(q) << SECTOR_SHIFT))
-		return -EIO;
-	if (copy_from_user(cdb, hdr.cmdp, hdr.cmd_len))
-		return -EFAULT;
-	if (rbd_cdb_implied_len(cdb) > hdr.cmd_len)
-		return -EINVAL;
-	if (!rbdi_sgio_allowed(cdb, &hdr, mode))
-		return -EPERM;
-
-	switch (hdr.dxfer_direction) {
-	case SG_DXFER_NONE:
-		hdr.dxfer_len = 0;
-		writing = false;
-		break;
-	case SG_DXFER_TO_DEV:
-		writing = true;
-		break;
-	case SG_DXFER_FROM_DEV:
-	case SG_DXFER_TO_FROM_DEV:
-		writing = false;
-		break;
-	default:
-		return -EINVAL;
-	}
+	ret = rbdi_sg_io_check(q, mode, &hdr, cdb, &writing);
+	if (ret)
+		return ret;
 
 	rq = blk_mq_alloc_request(q, writing ? REQ_OP_DRV_OUT : REQ_OP_DRV_IN,
 				  0);
@@ -1901,32 +1939,10 @@ static int rbdi_sg_io(struct request_queue *q, blk_mode_t mode,
 	start = jiffies;
 	sts = blk_execute_rq(rq, hdr.flags & SG_FLAG_Q_AT_HEAD);
 	hdr.duration = jiffies_to_msecs(jiffies - start);
+	rbdi_sg_io_result(&hdr, req, sts);
 
-	hdr.status = sts ? 0 : req->status;
-	hdr.masked_status = (hdr.status >> 1) & 0x7f;
-	hdr.msg_status = 0;
-	hdr.host_status = sts ? (sts == BLK_STS_TIMEOUT ? DID_TIME_OUT :
-				 DID_TRANSPORT_DISRUPTED) : DID_OK;
-	hdr.driver_status = 0;
-	hdr.sb_len_wr = 0;
-	if (!sts && req->sense_len && hdr.sbp && hdr.mx_sb_len) {
-		unsigned int n = min_t(unsigned int, hdr.mx_sb_len,
-				       req->sense_len);
-
-		if (!copy_to_user(hdr.sbp, req->sense, n))
-			hdr.sb_len_wr = n;
-		hdr.driver_status = DRIVER_SENSE;
-	}
-	hdr.resid = sts ? hdr.dxfer_len :
-		    clamp_t(s32, req->resid, 0, hdr.dxfer_len);
-	hdr.info = 0;
-	if (hdr.masked_status || hdr.host_status || hdr.driver_status)
-		hdr.info |= SG_INFO_CHECK;
-
-	ret = 0;
 	if (bio && blk_rq_unmap_user(bio))
 		ret = -EFAULT;
-	bio = NULL;
 	if (!ret && put_sg_io_hdr(&hdr, argp))
 		ret = -EFAULT;
 out_free:

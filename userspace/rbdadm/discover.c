@@ -164,57 +164,76 @@ static int post_recv(struct conn *c, uint32_t i)
  * Resolve, connect queue 0. Prints the error; returns 0, or the exit
  * status: EXIT_UNREACHABLE when no rbd target answers at the portal.
  */
-static int conn_open(struct conn *c, const char *addr, unsigned int port,
-		     const char *src, const char *portal)
+/* Wait for CM event @want on @c; a wrong or missing one is acknowledged. */
+static int cm_expect(struct conn *c, enum rdma_cm_event_type want, int ms,
+		     const char **what)
+{
+	struct rdma_cm_event *ev = cm_event(c, ms);
+	int ok = ev && ev->event == want;
+
+	*what = ev ? rdma_event_str(ev->event) : "timeout";
+	if (ev)
+		rdma_ack_cm_event(ev);
+	return ok ? 0 : -1;
+}
+
+/* Address and route of @addr:@port (from @src if given) for @c's id. */
+static int conn_resolve(struct conn *c, const char *addr, unsigned int port,
+			const char *src, const char *portal)
 {
 	struct addrinfo hints = { .ai_flags = AI_NUMERICHOST | AI_NUMERICSERV,
 				  .ai_socktype = SOCK_STREAM };
 	struct addrinfo *dst = NULL, *sa = NULL;
-	struct rdma_conn_param param = {};
-	struct ibv_qp_init_attr attr = {};
-	struct rdma_cm_event *ev;
-	struct rbd_cm_req cr = {};
+	const char *what;
+	int rc = EXIT_UNREACHABLE;
 	char ps[8];
-	int ret, i, rc = EXIT_UNREACHABLE;
-	size_t sz;
 
 	snprintf(ps, sizeof(ps), "%u", port);
 	if (getaddrinfo(addr, ps, &hints, &dst) ||
 	    (src && getaddrinfo(src, NULL, &hints, &sa))) {
 		err("discover: invalid address");
 		rc = EXIT_FAIL;
-		goto fail;
+		goto out;
 	}
 	c->ech = rdma_create_event_channel();
 	if (!c->ech || rdma_create_id(c->ech, &c->id, NULL, RDMA_PS_TCP)) {
 		err("discover: cannot use RDMA: %s (is rdma_ucm loaded?)", strerror(errno));
 		rc = EXIT_FAIL;
-		goto fail;
+		goto out;
 	}
-	ret = rdma_resolve_addr(c->id, sa ? sa->ai_addr : NULL, dst->ai_addr,
-				DISC_TIMEOUT_MS);
-	if (ret) {
+	if (rdma_resolve_addr(c->id, sa ? sa->ai_addr : NULL, dst->ai_addr,
+			      DISC_TIMEOUT_MS)) {
 		err("discover: address unreachable: %s (%s)", portal, strerror(errno));
-		goto fail;
+		goto out;
 	}
-	ev = cm_event(c, DISC_TIMEOUT_MS + 1000);
-	if (!ev || ev->event != RDMA_CM_EVENT_ADDR_RESOLVED) {
+	if (cm_expect(c, RDMA_CM_EVENT_ADDR_RESOLVED, DISC_TIMEOUT_MS + 1000, &what)) {
 		err("discover: address unreachable: %s (%s; no RDMA device reaches it)",
-		    portal, ev ? rdma_event_str(ev->event) : "timeout");
-		goto fail_ev;
+		    portal, what);
+		goto out;
 	}
-	rdma_ack_cm_event(ev);
 	if (rdma_resolve_route(c->id, DISC_TIMEOUT_MS)) {
 		err("discover: address unreachable: %s (%s)", portal, strerror(errno));
-		goto fail;
+		goto out;
 	}
-	ev = cm_event(c, DISC_TIMEOUT_MS + 1000);
-	if (!ev || ev->event != RDMA_CM_EVENT_ROUTE_RESOLVED) {
-		err("discover: address unreachable: %s (%s)", portal,
-		    ev ? rdma_event_str(ev->event) : "timeout");
-		goto fail_ev;
+	if (cm_expect(c, RDMA_CM_EVENT_ROUTE_RESOLVED, DISC_TIMEOUT_MS + 1000, &what)) {
+		err("discover: address unreachable: %s (%s)", portal, what);
+		goto out;
 	}
-	rdma_ack_cm_event(ev);
+	rc = 0;
+out:
+	if (dst)
+		freeaddrinfo(dst);
+	if (sa)
+		freeaddrinfo(sa);
+	return rc;
+}
+
+/* Buffers, PD, CQ, MR and QP of the resolved @c, its receives posted. */
+static int conn_setup_qp(struct conn *c)
+{
+	struct ibv_qp_init_attr attr = {};
+	size_t sz;
+	int i;
 
 	sz = (size_t)(RBD_CTRL_SLOTS + 1) * RBD_CTRL_CAPSULE_MAX;
 	c->buf = aligned_alloc(4096, sz);
@@ -222,8 +241,7 @@ static int conn_open(struct conn *c, const char *addr, unsigned int port,
 	c->cq = ibv_create_cq(c->id->verbs, 2 * RBD_CTRL_SLOTS + 4, NULL, NULL, 0);
 	if (!c->buf || !c->pd || !c->cq) {
 		err("discover: out of resources");
-		rc = EXIT_FAIL;
-		goto fail;
+		return EXIT_FAIL;
 	}
 	memset(c->buf, 0, sz);
 	c->mr = ibv_reg_mr(c->pd, c->buf, sz, IBV_ACCESS_LOCAL_WRITE);
@@ -236,15 +254,59 @@ static int conn_open(struct conn *c, const char *addr, unsigned int port,
 	attr.cap.max_recv_sge = 1;
 	if (!c->mr || rdma_create_qp(c->id, c->pd, &attr)) {
 		err("discover: cannot create a queue pair: %s", strerror(errno));
-		rc = EXIT_FAIL;
-		goto fail;
+		return EXIT_FAIL;
 	}
 	for (i = 0; i < RBD_CTRL_SLOTS; i++)
 		if (post_recv(c, i)) {
 			err("discover: cannot post receives");
-			rc = EXIT_FAIL;
-			goto fail;
+			return EXIT_FAIL;
 		}
+	return 0;
+}
+
+/* The answer to @c's connect request: ESTABLISHED, a reject, or nothing. */
+static int conn_answer(struct conn *c, struct rdma_cm_event *ev,
+		       const struct rbd_cm_req *cr, const char *portal)
+{
+	struct rbd_cm_rep rep;
+	struct rbd_cm_rej rej;
+	int ret;
+
+	if (ev && ev->event == RDMA_CM_EVENT_ESTABLISHED) {
+		ret = rbd_check_cm_rep(ev->param.conn.private_data,
+				       ev->param.conn.private_data_len, cr, &rep);
+		c->connected = true;
+		if (ret) {
+			err("discover: %s is not an rbd target (connect reply: %s)",
+			    portal, rbd_check_str(ret));
+			return EXIT_FAIL;
+		}
+		c->auth = rbd_le32(rep.flags) & RBD_CM_REP_F_AUTH;
+		return 0;
+	}
+	if (ev && ev->event == RDMA_CM_EVENT_REJECTED) {
+		if (rbd_check_cm_rej(ev->param.conn.private_data,
+				     ev->param.conn.private_data_len, &rej)) {
+			err("discover: no rbd target listening at %s (connection refused)",
+			    portal);
+			return EXIT_UNREACHABLE;
+		}
+		err("discover: %s refused the connection: %s", portal,
+		    rbd_reject_str(rbd_le16(rej.reason)));
+		return EXIT_FAIL;
+	}
+	err("discover: address unreachable: %s (%s)", portal,
+	    ev ? rdma_event_str(ev->event) : "connect timed out");
+	return EXIT_UNREACHABLE;
+}
+
+/* Connect @c to the rbd target at @portal for queue 0 (discovery). */
+static int conn_connect(struct conn *c, const char *portal)
+{
+	struct rdma_conn_param param = {};
+	struct rbd_cm_req cr = {};
+	struct rdma_cm_event *ev;
+	int rc;
 
 	cr.magic = rbd_cpu_to_le32(RBD_CM_MAGIC);
 	cr.version = rbd_cpu_to_le16(RBD_PROTO_VERSION);
@@ -262,52 +324,25 @@ static int conn_open(struct conn *c, const char *addr, unsigned int port,
 			    portal);
 		else
 			err("discover: address unreachable: %s (%s)", portal, strerror(errno));
-		goto fail;
+		return EXIT_UNREACHABLE;
 	}
 	ev = cm_event(c, 2 * DISC_TIMEOUT_MS);
-	if (ev && ev->event == RDMA_CM_EVENT_ESTABLISHED) {
-		struct rbd_cm_rep rep;
-
-		ret = rbd_check_cm_rep(ev->param.conn.private_data,
-				       ev->param.conn.private_data_len, &cr, &rep);
-		rdma_ack_cm_event(ev);
-		c->connected = true;
-		if (ret) {
-			err("discover: %s is not an rbd target (connect reply: %s)",
-			    portal, rbd_check_str(ret));
-			rc = EXIT_FAIL;
-			goto fail;
-		}
-		c->auth = rbd_le32(rep.flags) & RBD_CM_REP_F_AUTH;
-		freeaddrinfo(dst);
-		if (sa)
-			freeaddrinfo(sa);
-		return 0;
-	}
-	if (ev && ev->event == RDMA_CM_EVENT_REJECTED) {
-		struct rbd_cm_rej rej;
-
-		if (rbd_check_cm_rej(ev->param.conn.private_data,
-				     ev->param.conn.private_data_len, &rej)) {
-			err("discover: no rbd target listening at %s (connection refused)",
-			    portal);
-			goto fail_ev;
-		}
-		err("discover: %s refused the connection: %s", portal,
-		    rbd_reject_str(rbd_le16(rej.reason)));
-		rc = EXIT_FAIL;
-		goto fail_ev;
-	}
-	err("discover: address unreachable: %s (%s)", portal,
-	    ev ? rdma_event_str(ev->event) : "connect timed out");
-fail_ev:
+	rc = conn_answer(c, ev, &cr, portal);
 	if (ev)
 		rdma_ack_cm_event(ev);
-fail:
-	if (dst)
-		freeaddrinfo(dst);
-	if (sa)
-		freeaddrinfo(sa);
+	return rc;
+}
+
+static int conn_open(struct conn *c, const char *addr, unsigned int port,
+		     const char *src, const char *portal)
+{
+	int rc;
+
+	rc = conn_resolve(c, addr, port, src, portal);
+	if (!rc)
+		rc = conn_setup_qp(c);
+	if (!rc)
+		rc = conn_connect(c, portal);
 	return rc;
 }
 

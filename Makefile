@@ -11,6 +11,8 @@
 #   make check           unit tests and the whole guest suite
 #   make check T=...     a selection (see Documentation/testing.rst)
 #   make check-quick     the quick subset, for the inner loop
+#   make check-core      the core set that CI also runs on 6.12
+#   make check KERNELS="6.1 6.12"  the suite on each guest kernel in turn
 #   make check-unit      unit tests only (plain, ASan and UBSan), and
 #                        systemd-analyze verify of rbd-sessions.service
 #   make fuzz            libFuzzer harnesses over the validators, FUZZ_SECONDS
@@ -57,7 +59,7 @@ KBTF := $(if $(shell command -v pahole),,CONFIG_DEBUG_INFO_BTF_MODULES=)
 
 export KDIR KVER
 
-.PHONY: all modules userspace tools unit setup check check-quick check-unit check-schema \
+.PHONY: all modules userspace tools unit setup check check-quick check-core check-unit check-schema \
 	check-guest check-style check-fuzz fuzz bench soak install install-targetcli install-udev \
 	install-multipath uninstall-udev check-debug clean help \
 	dkms-source install-dkms check-dkms
@@ -65,7 +67,7 @@ export KDIR KVER
 all: modules userspace tools unit
 
 help:
-	@sed -n '3,25p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,31p' Makefile | sed 's/^# \{0,1\}//'
 
 setup:
 	scripts/setup.sh
@@ -108,14 +110,23 @@ check-schema:
 # The guest suite; T selects tests, RBD_TRANSPORTS the soft RDMA providers.
 # The tests' modules have the fault counters (the soak's too; the bench
 # measures the default build).
-check-guest check-quick soak: RBD_FAULT_INJECTION := 1
+# KERNELS: the guest kernels to run them on, in turn (tests/check's
+# RBD_GUEST_KERNEL: 6.1 and 6.12; scripts/setup.sh prepares both).
+KERNELS ?= 6.1
+run-kernels = rc=0; for k in $(KERNELS); do \
+	RBD_GUEST_KERNEL=$$k tests/check $(1) || rc=1; done; exit $$rc
+check-guest check-quick check-core soak: RBD_FAULT_INJECTION := 1
 check-guest: modules userspace tools
-	tests/check $(T)
+	@$(call run-kernels,$(T))
 
 check: check-unit check-guest
 
 check-quick: modules userspace tools
-	tests/check quick
+	@$(call run-kernels,quick)
+
+# The core set (tests with CORE=1): what CI runs on the second kernel.
+check-core: modules userspace tools
+	@$(call run-kernels,core)
 
 # The guest suite on a debug kernel built from linux-source-6.1
 # (scripts/build-debug-kernel.sh, cached once); Documentation/testing.rst.

@@ -1,11 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# scripts/build-rnbd.sh [SRCDIR]
+# scripts/build-rnbd.sh [SRCDIR [HEADERS...]]
 #
 # Build RNBD and its transport RTRS (client and server), which Debian's
-# kernel does not ship, out of tree from Debian's linux-source-6.1, for
-# every installed Debian kernel, into $RBD_CACHE/rnbd/<kver>/. They are
+# kernel does not ship, out of tree from a Debian linux-source tree (SRCDIR,
+# default $RBD_CACHE/linux-source-6.1), for each kernel headers directory
+# given (default: every installed Debian 6.1 kernel; each of SRCDIR's
+# series), into $RBD_CACHE/rnbd/<kver>/. They are
 # only a peer for "make bench" (Documentation/performance.rst); nothing of
 # rbd uses them. Idempotent: kernels with a complete build are skipped.
 # Called by scripts/setup.sh, which unpacks the sources into SRCDIR.
@@ -15,6 +17,11 @@ CACHE=${RBD_CACHE:-/var/cache/rbd}
 SRCDIR=${1:-$CACHE/linux-source-6.1}
 RTRS_SRC=$SRCDIR/drivers/infiniband/ulp/rtrs
 RNBD_SRC=$SRCDIR/drivers/block/rnbd
+shift || true
+[ $# -gt 0 ] || set -- /usr/src/linux-headers-6.1.*-amd64
+# Debian's 6.12 headers carry a vmlinux: without pahole, no BTF for us.
+btf=()
+command -v pahole > /dev/null || btf=(CONFIG_DEBUG_INFO_BTF_MODULES=)
 
 die() { echo "build-rnbd: $*" >&2; exit 1; }
 
@@ -23,9 +30,9 @@ die() { echo "build-rnbd: $*" >&2; exit 1; }
 
 KOS="rtrs-core.ko rtrs-client.ko rtrs-server.ko rnbd-client.ko rnbd-server.ko"
 
-for hdr in /usr/src/linux-headers-*-amd64; do
+for hdr in "$@"; do
 	[ -d "$hdr" ] || continue
-	kver=${hdr#/usr/src/linux-headers-}
+	kver=${hdr##*/linux-headers-}
 	out=$CACHE/rnbd/$kver
 	done_all=1
 	for ko in $KOS; do [ -f "$out/$ko" ] || done_all=0; done
@@ -40,11 +47,11 @@ for hdr in /usr/src/linux-headers-*-amd64; do
 	sed -i "s|-I\$(srctree)/drivers/infiniband/ulp/rtrs|-I$out/rtrs|" "$out/rnbd/Makefile"
 	make -s -C "$hdr" M="$out/rtrs" CONFIG_INFINIBAND_RTRS=m \
 		CONFIG_INFINIBAND_RTRS_CLIENT=m CONFIG_INFINIBAND_RTRS_SERVER=m \
-		modules > "$out/build-rtrs.log" 2>&1 ||
+		"${btf[@]}" modules > "$out/build-rtrs.log" 2>&1 ||
 		die "building rtrs failed, see $out/build-rtrs.log"
 	make -s -C "$hdr" M="$out/rnbd" CONFIG_BLK_DEV_RNBD_CLIENT=m \
 		CONFIG_BLK_DEV_RNBD_SERVER=m \
-		KBUILD_EXTRA_SYMBOLS="$out/rtrs/Module.symvers" \
+		KBUILD_EXTRA_SYMBOLS="$out/rtrs/Module.symvers" "${btf[@]}" \
 		modules > "$out/build-rnbd.log" 2>&1 ||
 		die "building rnbd failed, see $out/build-rnbd.log"
 	cp "$out"/rtrs/*.ko "$out"/rnbd/*.ko "$out/"

@@ -3,8 +3,17 @@
 #
 # Install everything rbd needs to build and test on Debian 12, from
 # Debian's own packages, and prepare the pieces built from Debian's kernel
-# source (checkpatch.pl, siw.ko, a fixed rdma_rxe.ko).  Idempotent: a second run installs
-# nothing and rebuilds nothing that is current.
+# source (checkpatch.pl, siw.ko, a fixed rdma_rxe.ko, RNBD) for both kernels
+# the project supports:
+#   6.1   Debian 12's own kernel, installed (image and headers) as usual;
+#   6.12  Debian 13's, from bookworm-security, unpacked into
+#         $RBD_CACHE/kernels/<kver> (image, modules, headers) and not
+#         installed, so that the host boots and builds for 6.1 as before.
+#         The guest rig boots it with RBD_GUEST_KERNEL=6.12; its headers
+#         are $RBD_CACHE/kernels/6.12/usr/src/linux-headers-<kver>.
+#         RBD_SETUP_612=0 skips it.
+# Idempotent: a second run installs nothing and rebuilds nothing that is
+# current.
 set -euo pipefail
 
 die() { echo "setup: $*" >&2; exit 1; }
@@ -19,6 +28,10 @@ PKGS=(
 	# build
 	build-essential gcc-12 make bc kmod sparse pkg-config dkms
 	linux-image-amd64 linux-headers-amd64 linux-source-6.1 xz-utils
+	# the 6.12 guest kernel's siw, rxe and RNBD are built from its source;
+	# its headers make BTF for modules with pahole (linux-kbuild-6.12
+	# depends on it)
+	linux-source-6.12 pahole
 	# the debug kernel of "make check-debug" (scripts/build-debug-kernel.sh)
 	flex bison libelf-dev libssl-dev
 	# userspace libraries and unit tests
@@ -58,48 +71,73 @@ else
 	echo "setup: all Debian packages present"
 fi
 
-# Unpack the parts of Debian's kernel source we use (checkpatch, siw) into a
-# cache outside the work tree.
 CACHE=${RBD_CACHE:-/var/cache/rbd}
-SRCTAR=$(ls /usr/src/linux-source-6.1.tar.xz 2>/dev/null || true)
-[ -n "$SRCTAR" ] || die "linux-source-6.1 tarball not found in /usr/src"
-SRCDIR=$CACHE/linux-source-6.1
-stamp=$SRCDIR/.rbd-unpacked-2
-if [ ! -f "$stamp" ] || [ "$SRCTAR" -nt "$stamp" ]; then
-	echo "setup: unpacking checkpatch, siw and rxe from $SRCTAR into $SRCDIR"
-	rm -rf "$SRCDIR"
+
+# unpack_source SERIES: the parts of Debian's linux-source-SERIES we use
+# (checkpatch, siw, rxe, RNBD) into $CACHE/linux-source-SERIES.
+unpack_source() {
+	local series=$1 tarball dir stamp
+	tarball=/usr/src/linux-source-$series.tar.xz
+	dir=$CACHE/linux-source-$series
+	stamp=$dir/.rbd-unpacked-2
+	[ -f "$tarball" ] || die "$tarball not found (package linux-source-$series)"
+	[ -f "$stamp" ] && [ ! "$tarball" -nt "$stamp" ] && return 0
+	echo "setup: unpacking checkpatch, siw, rxe and rnbd from $tarball into $dir"
+	rm -rf "$dir"
 	mkdir -p "$CACHE"
-	tar -C "$CACHE" -xf "$SRCTAR" --wildcards \
-		'linux-source-6.1/scripts/checkpatch.pl' \
-		'linux-source-6.1/scripts/spelling.txt' \
-		'linux-source-6.1/scripts/const_structs.checkpatch' \
-		'linux-source-6.1/drivers/infiniband/sw/siw/*' \
-		'linux-source-6.1/drivers/infiniband/sw/rxe/*' \
-		'linux-source-6.1/drivers/infiniband/ulp/rtrs/*' \
-		'linux-source-6.1/drivers/block/rnbd/*'
+	tar -C "$CACHE" -xf "$tarball" --wildcards \
+		"linux-source-$series/scripts/checkpatch.pl" \
+		"linux-source-$series/scripts/spelling.txt" \
+		"linux-source-$series/scripts/const_structs.checkpatch" \
+		"linux-source-$series/drivers/infiniband/sw/siw/*" \
+		"linux-source-$series/drivers/infiniband/sw/rxe/*" \
+		"linux-source-$series/drivers/infiniband/ulp/rtrs/*" \
+		"linux-source-$series/drivers/block/rnbd/*"
 	touch "$stamp"
-fi
+}
 
-# Build soft-iWARP (siw), which Debian's kernel does not ship, for every
-# installed Debian kernel.
-for hdr in /usr/src/linux-headers-*-amd64; do
-	[ -d "$hdr" ] || continue
-	kver=${hdr#/usr/src/linux-headers-}
+# build_siw SRCDIR HEADERS: soft-iWARP, which Debian's kernels do not ship,
+# into $CACHE/siw/<kver>/.
+build_siw() {
+	local src=$1 hdr=$2 kver out
+	kver=${hdr##*/linux-headers-}
 	out=$CACHE/siw/$kver
-	if [ ! -f "$out/siw.ko" ]; then
-		echo "setup: building siw.ko for $kver"
-		rm -rf "$out"
-		mkdir -p "$out"
-		cp "$SRCDIR"/drivers/infiniband/sw/siw/* "$out/"
-		make -s -C "$hdr" M="$out" CONFIG_RDMA_SIW=m modules >"$out/build.log" 2>&1 ||
-			die "building siw failed, see $out/build.log"
-	fi
-done
+	[ -f "$out/siw.ko" ] && return 0
+	echo "setup: building siw.ko for $kver"
+	rm -rf "$out"
+	mkdir -p "$out"
+	cp "$src"/drivers/infiniband/sw/siw/* "$out/"
+	make -s -C "$hdr" M="$out" CONFIG_RDMA_SIW=m "${btf[@]}" modules >"$out/build.log" 2>&1 ||
+		die "building siw failed, see $out/build.log"
+}
 
+# Debian's 6.12 headers carry a vmlinux: without pahole, no BTF for modules.
+btf=()
+command -v pahole > /dev/null || btf=(CONFIG_DEBUG_INFO_BTF_MODULES=)
+
+# 6.1: the installed kernel(s). checkpatch comes from this source.
+unpack_source 6.1
+SRCDIR=$CACHE/linux-source-6.1
+for hdr in /usr/src/linux-headers-6.1.*-amd64; do
+	[ -d "$hdr" ] && build_siw "$SRCDIR" "$hdr"
+done
 # Soft-RoCE with the fixes the link flap tests need (scripts/patches/).
 "$(dirname "$0")/build-rxe.sh" "$SRCDIR"
-
 # RNBD and RTRS, a peer for "make bench", built the same way.
 "$(dirname "$0")/build-rnbd.sh" "$SRCDIR"
+
+# 6.12: the kernel of the same version as linux-source-6.12, unpacked.
+if [ "${RBD_SETUP_612:-1}" != 0 ]; then
+	unpack_source 6.12
+	v=$(dpkg-query -W -f='${Version}' linux-source-6.12)
+	kver=${v%%-*}+deb12-amd64
+	root=$("$(dirname "$0")/kernel-root.sh" "$kver" "$CACHE/kernels/$kver") ||
+		die "unpacking kernel $kver failed"
+	ln -sfn "$kver" "$CACHE/kernels/6.12"
+	hdr=$root/usr/src/linux-headers-$kver
+	build_siw "$CACHE/linux-source-6.12" "$hdr"
+	"$(dirname "$0")/build-rxe.sh" "$CACHE/linux-source-6.12" "$hdr"
+	"$(dirname "$0")/build-rnbd.sh" "$CACHE/linux-source-6.12" "$hdr"
+fi
 
 echo "setup: done"

@@ -627,6 +627,8 @@ static inline struct rbdt_queue *cq_to_q(struct ib_wc *wc)
  * @max_outstanding_reqs: Highest number of commands outstanding.
  * @data_pooled: Commands whose data buffer came from the queue's pool.
  * @data_pool_new: Pages allocated for them because the pool had too few.
+ * @data_pool_busy: Pages not taken back into the pool because someone
+ *	else (the provider) still held them.
  * @bytes_in: Bytes written by the initiator.
  * @bytes_out: Bytes read by the initiator.
  * @errors: Refused capsules and failed transfers.
@@ -651,6 +653,7 @@ struct rbdt_stats {
 	atomic64_t max_outstanding_reqs;
 	atomic64_t data_pooled;
 	atomic64_t data_pool_new;
+	atomic64_t data_pool_busy;
 	atomic64_t bytes_in;
 	atomic64_t bytes_out;
 	atomic64_t errors;

@@ -568,6 +568,8 @@ static int rbdt_stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "data_pooled: %lld\n", atomic64_read(&st->data_pooled));
 	seq_printf(m, "data_pool_new: %lld\n",
 		   atomic64_read(&st->data_pool_new));
+	seq_printf(m, "data_pool_busy: %lld\n",
+		   atomic64_read(&st->data_pool_busy));
 	rbdt_stats_show_cqs(m, sess);
 	seq_printf(m, "bytes_in: %lld\n", atomic64_read(&st->bytes_in));
 	seq_printf(m, "bytes_out: %lld\n", atomic64_read(&st->bytes_out));

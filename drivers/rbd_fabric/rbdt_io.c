@@ -667,22 +667,36 @@ void rbdt_pool_destroy(struct rbdt_pool *pool)
 }
 
 /*
- * Give the first @n pages of @cmd's data buffer back to the pool (the
- * pages the pool has no room for are freed) and free the scatterlist.
+ * Give the first @n pages of @cmd's data buffer back to the pool and free
+ * the scatterlist. Only a page that nobody else holds goes back: a
+ * provider may still reference one after the work request that sent it
+ * has completed (soft-iWARP hands the pages of an unsignalled RDMA WRITE
+ * to TCP without copying them, and TCP keeps them until the peer
+ * acknowledges). Reused at once, such a page would change the data on
+ * the wire; dropped instead, it is freed when its last holder lets go.
+ * The pages the pool has no room for are dropped too.
  */
 static void rbdt_data_put(struct rbdt_cmd *cmd, u32 n)
 {
 	struct rbdt_pool *pool = &cmd->q->pool;
 	struct scatterlist *sg = cmd->data_sgt.sgl;
 	unsigned long flags;
-	u32 i;
+	u32 i, busy = 0;
 
 	spin_lock_irqsave(&pool->lock, flags);
-	for (i = 0; i < n && pool->nr < pool->max; i++, sg = sg_next(sg))
-		pool->pages[pool->nr++] = sg_page(sg);
+	for (i = 0; i < n; i++, sg = sg_next(sg)) {
+		struct page *page = sg_page(sg);
+
+		if (page_count(page) == 1 && pool->nr < pool->max) {
+			pool->pages[pool->nr++] = page;
+			continue;
+		}
+		busy += page_count(page) > 1;
+		put_page(page);
+	}
 	spin_unlock_irqrestore(&pool->lock, flags);
-	for (; i < n; i++, sg = sg_next(sg))
-		__free_page(sg_page(sg));
+	if (busy)
+		atomic64_add(busy, &cmd->q->sess->stats.data_pool_busy);
 	sg_free_table_chained(&cmd->data_sgt, RBDT_DATA_SG);
 }
 

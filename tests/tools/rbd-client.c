@@ -87,6 +87,7 @@
 #include "rbd/rbd_proto_check.h"
 #include "rbd-tool.h"
 #include "auth.h"
+#include "cm.h"
 
 #define EX_OK		0
 #define EX_USAGE	1
@@ -100,10 +101,7 @@
 #define MAX_DEPTH	1024
 
 struct queue {
-	struct rdma_cm_id *id;
-	struct ibv_pd *pd;
-	struct ibv_comp_channel *ch;
-	struct ibv_cq *cq;
+	struct cm_conn cm;
 	struct ibv_mr *recv_mr, *send_mr, *data_mr;
 	uint8_t *recv_buf, *send_buf, *data;
 	uint32_t recv_size, send_size, nrecv, nsend, data_size;
@@ -167,19 +165,6 @@ static uint64_t now_ms(void)
 	return (uint64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-/* Wait for a CM event; returns it (ack with rdma_ack_cm_event) or NULL. */
-static struct rdma_cm_event *get_event(int timeout_ms)
-{
-	struct rdma_cm_event *ev;
-	struct pollfd p = { .fd = g.ech->fd, .events = POLLIN };
-
-	if (poll(&p, 1, timeout_ms) <= 0)
-		return NULL;
-	if (rdma_get_cm_event(g.ech, &ev))
-		return NULL;
-	return ev;
-}
-
 /* Handle a CM event that arrived while not expected. */
 static void stray_event(struct rdma_cm_event *ev)
 {
@@ -190,7 +175,7 @@ static void stray_event(struct rdma_cm_event *ev)
 	    ev->event == RDMA_CM_EVENT_DEVICE_REMOVAL ||
 	    ev->event == RDMA_CM_EVENT_TIMEWAIT_EXIT) {
 		for (i = 0; i <= MAX_QUEUES; i++)
-			if (g.q[i].id == ev->id)
+			if (g.q[i].cm.id == ev->id)
 				g.q[i].dead = true;
 	}
 	rdma_ack_cm_event(ev);
@@ -200,34 +185,25 @@ static void drain_cm_events(void)
 {
 	struct rdma_cm_event *ev;
 
-	while ((ev = get_event(0)))
+	while ((ev = cm_get_event(g.ech, 0)))
 		stray_event(ev);
 }
 
 static int post_recv(struct queue *q, uint32_t i)
 {
-	return tool_post_recv(q->id->qp, q->recv_buf, q->recv_size,
+	return tool_post_recv(q->cm.id->qp, q->recv_buf, q->recv_size,
 			      q->recv_mr->lkey, i);
 }
 
 static void queue_free(struct queue *q)
 {
-	if (q->id && q->id->qp)
-		rdma_destroy_qp(q->id);
 	if (q->recv_mr)
 		ibv_dereg_mr(q->recv_mr);
 	if (q->send_mr)
 		ibv_dereg_mr(q->send_mr);
 	if (q->data_mr)
 		ibv_dereg_mr(q->data_mr);
-	if (q->cq)
-		ibv_destroy_cq(q->cq);
-	if (q->ch)
-		ibv_destroy_comp_channel(q->ch);
-	if (q->pd)
-		ibv_dealloc_pd(q->pd);
-	if (q->id)
-		rdma_destroy_id(q->id);
+	cm_free(&q->cm);
 	free(q->recv_buf);
 	free(q->send_buf);
 	free(q->data);
@@ -239,113 +215,62 @@ static void disconnect_all(void)
 	int i;
 
 	for (i = 0; i <= MAX_QUEUES; i++)
-		if (g.q[i].id)
-			rdma_disconnect(g.q[i].id);
+		if (g.q[i].cm.id)
+			rdma_disconnect(g.q[i].cm.id);
 	drain_cm_events();
 	for (i = 0; i <= MAX_QUEUES; i++)
-		if (g.q[i].id)
+		if (g.q[i].cm.id)
 			queue_free(&g.q[i]);
 	g.nq = 0;
 }
 
-/*
- * Connect queue @qid with connect request @req (already in wire format).
- * Returns 0, EX_REFUSED (reject; g.last_reject holds the reason) or
- * EX_DISC/EX_USAGE on other failures.
- */
-static int queue_connect(struct queue *q, const struct rbd_cm_req *req,
-			 uint32_t recv_size, uint32_t nrecv, uint32_t data_size)
+/* rbd-client's waits: 2 s to resolve, 10 s for each event. */
+static const struct cm_timeouts client_timeouts = {
+	.resolve = 2000,
+	.event = TIMEOUT_MS,
+	.connect = TIMEOUT_MS,
+};
+
+/* Sizes of @q's buffers for connect request @req. */
+static void queue_size(struct queue *q, const struct rbd_cm_req *req,
+		       uint32_t recv_size, uint32_t nrecv, uint32_t data_size)
 {
-	struct rdma_conn_param param = {};
-	struct ibv_qp_init_attr attr = {};
-	struct ibv_device_attr dattr;
-	struct rdma_cm_event *ev;
-	struct addrinfo *ai, hints = { .ai_socktype = SOCK_STREAM };
-	size_t rlen, slen, dlen;
-	uint32_t i;
-	int ret;
+	uint32_t cmd_max = rbd_cmd_capsule_max(RBD_MAX_INLINE_WRITE, RBD_MAX_DESC);
 
 	q->qid = rbd_le16(req->qid);
 	q->depth = rbd_le16(req->queue_depth);
 	q->recv_size = recv_size;
 	q->nrecv = nrecv;
-	q->send_size = RBD_CTRL_CAPSULE_MAX > rbd_cmd_capsule_max(RBD_MAX_INLINE_WRITE, RBD_MAX_DESC) ?
-		       RBD_CTRL_CAPSULE_MAX : rbd_cmd_capsule_max(RBD_MAX_INLINE_WRITE, RBD_MAX_DESC);
+	q->send_size = RBD_CTRL_CAPSULE_MAX > cmd_max ? RBD_CTRL_CAPSULE_MAX : cmd_max;
 	/* A flood's connections pin little: the memlock limit is per process. */
 	if (g.ctrl_only)
 		q->send_size = RBD_CTRL_CAPSULE_MAX;
-	q->nsend = (q->depth ? q->depth : 0) + RBD_CTRL_SLOTS + 4;
+	q->nsend = q->depth + RBD_CTRL_SLOTS + 4;
 	q->data_size = data_size;
+}
 
-	if (getaddrinfo(g.addr, g.port, &hints, &ai)) {
-		fprintf(stderr, "cannot resolve %s\n", g.addr);
-		return EX_USAGE;
-	}
-	if (rdma_create_id(g.ech, &q->id, q, RDMA_PS_TCP)) {
-		perror("rdma_create_id");
-		freeaddrinfo(ai);
-		return EX_USAGE;
-	}
-	if (g.src) {
-		struct addrinfo *sai;
+/* Receive, send and data buffers of @q, registered, receives posted. */
+static int queue_bufs(struct queue *q)
+{
+	size_t rlen, slen, dlen;
+	uint32_t i;
 
-		if (getaddrinfo(g.src, NULL, &hints, &sai)) {
-			fprintf(stderr, "cannot resolve %s\n", g.src);
-			freeaddrinfo(ai);
-			return EX_USAGE;
-		}
-		ret = rdma_resolve_addr(q->id, sai->ai_addr, ai->ai_addr, 2000);
-		freeaddrinfo(sai);
-	} else {
-		ret = rdma_resolve_addr(q->id, NULL, ai->ai_addr, 2000);
-	}
-	freeaddrinfo(ai);
-	if (ret) {
-		perror("rdma_resolve_addr");
-		return EX_USAGE;
-	}
-	ev = get_event(TIMEOUT_MS);
-	if (!ev || ev->event != RDMA_CM_EVENT_ADDR_RESOLVED) {
-		fprintf(stderr, "address resolution failed (%s)\n",
-			ev ? rdma_event_str(ev->event) : "timeout");
-		if (ev)
-			rdma_ack_cm_event(ev);
-		return EX_USAGE;
-	}
-	rdma_ack_cm_event(ev);
-	if (rdma_resolve_route(q->id, 2000)) {
-		perror("rdma_resolve_route");
-		return EX_USAGE;
-	}
-	ev = get_event(TIMEOUT_MS);
-	if (!ev || ev->event != RDMA_CM_EVENT_ROUTE_RESOLVED) {
-		fprintf(stderr, "route resolution failed\n");
-		if (ev)
-			rdma_ack_cm_event(ev);
-		return EX_USAGE;
-	}
-	rdma_ack_cm_event(ev);
-
-	q->pd = ibv_alloc_pd(q->id->verbs);
-	q->ch = ibv_create_comp_channel(q->id->verbs);
-	q->cq = q->ch ? ibv_create_cq(q->id->verbs, 2 * (nrecv + q->nsend) + 8,
-				      NULL, q->ch, 0) : NULL;
-	rlen = tool_mr_len((size_t)nrecv * recv_size + 4096);
+	rlen = tool_mr_len((size_t)q->nrecv * q->recv_size + 4096);
 	slen = tool_mr_len((size_t)q->nsend * q->send_size);
-	dlen = tool_mr_len(data_size ? data_size : 4096);
+	dlen = tool_mr_len(q->data_size ? q->data_size : 4096);
 	q->recv_buf = aligned_alloc(4096, rlen);
 	q->send_buf = aligned_alloc(4096, slen);
 	q->data = aligned_alloc(4096, dlen);
-	if (!q->pd || !q->cq || !q->recv_buf || !q->send_buf || !q->data) {
+	if (!q->recv_buf || !q->send_buf || !q->data) {
 		fprintf(stderr, "out of resources\n");
 		return EX_USAGE;
 	}
 	memset(q->data, 0, dlen);
-	q->recv_mr = ibv_reg_mr(q->pd, q->recv_buf, rlen,
+	q->recv_mr = ibv_reg_mr(q->cm.pd, q->recv_buf, rlen,
 				IBV_ACCESS_LOCAL_WRITE);
-	q->send_mr = ibv_reg_mr(q->pd, q->send_buf, slen,
+	q->send_mr = ibv_reg_mr(q->cm.pd, q->send_buf, slen,
 				IBV_ACCESS_LOCAL_WRITE);
-	q->data_mr = ibv_reg_mr(q->pd, q->data, dlen,
+	q->data_mr = ibv_reg_mr(q->cm.pd, q->data, dlen,
 				IBV_ACCESS_LOCAL_WRITE |
 				IBV_ACCESS_REMOTE_READ |
 				IBV_ACCESS_REMOTE_WRITE);
@@ -353,87 +278,120 @@ static int queue_connect(struct queue *q, const struct rbd_cm_req *req,
 		perror("ibv_reg_mr");
 		return EX_USAGE;
 	}
-	ibv_req_notify_cq(q->cq, 0);
-
-	attr.send_cq = q->cq;
-	attr.recv_cq = q->cq;
-	attr.qp_type = IBV_QPT_RC;
-	attr.cap.max_send_wr = q->nsend;
-	attr.cap.max_recv_wr = nrecv;
-	attr.cap.max_send_sge = 1;
-	attr.cap.max_recv_sge = 1;
-	if (rdma_create_qp(q->id, q->pd, &attr)) {
-		perror("rdma_create_qp");
-		return EX_USAGE;
-	}
-	for (i = 0; i < nrecv; i++)
+	for (i = 0; i < q->nrecv; i++)
 		if (post_recv(q, i)) {
 			perror("ibv_post_recv");
 			return EX_USAGE;
 		}
+	return 0;
+}
 
-	if (ibv_query_device(q->id->verbs, &dattr))
-		dattr.max_qp_rd_atom = 1;
-	param.private_data = req;
-	param.private_data_len = sizeof(*req);
-	param.responder_resources = dattr.max_qp_rd_atom ? dattr.max_qp_rd_atom : 1;
-	if (g.responder && g.responder < param.responder_resources)
-		param.responder_resources = g.responder;
-	param.initiator_depth = 0;
-	param.retry_count = 7;
-	param.rnr_retry_count = 7;
-	if (rdma_connect(q->id, &param)) {
-		perror("rdma_connect");
-		return EX_USAGE;
-	}
-	for (;;) {
-		ev = get_event(TIMEOUT_MS);
-		if (!ev) {
-			fprintf(stderr, "qid %u: connect timed out\n", q->qid);
-			return EX_DISC;
-		}
-		if (ev->id != q->id) {
-			stray_event(ev);
-			continue;
-		}
+static void print_errno(const char *call, int err)
+{
+	fprintf(stderr, "%s: %s\n", call, strerror(err));
+}
+
+/* Why resolving or setting up a queue failed (always EX_USAGE). */
+static int queue_setup_failed(const struct cm_status *st)
+{
+	switch (st->fail) {
+	case CM_BAD_DST:
+		fprintf(stderr, "cannot resolve %s\n", g.addr);
+		break;
+	case CM_BAD_SRC:
+		fprintf(stderr, "cannot resolve %s\n", g.src);
+		break;
+	case CM_CREATE_ID:
+		print_errno("rdma_create_id", st->err);
+		break;
+	case CM_RESOLVE_ADDR:
+		print_errno("rdma_resolve_addr", st->err);
+		break;
+	case CM_ADDR_EVENT:
+		fprintf(stderr, "address resolution failed (%s)\n", cm_event_str(st));
+		break;
+	case CM_RESOLVE_ROUTE:
+		print_errno("rdma_resolve_route", st->err);
+		break;
+	case CM_ROUTE_EVENT:
+		fprintf(stderr, "route resolution failed\n");
+		break;
+	case CM_RESOURCES:
+		fprintf(stderr, "out of resources\n");
+		break;
+	default:
+		print_errno("rdma_create_qp", st->err);
 		break;
 	}
-	if (ev->event == RDMA_CM_EVENT_ESTABLISHED) {
-		struct rbd_cm_rep rep;
-		enum rbd_check c;
+	return EX_USAGE;
+}
 
-		c = rbd_check_cm_rep(ev->param.conn.private_data,
-				     ev->param.conn.private_data_len, req,
-				     &rep);
-		rdma_ack_cm_event(ev);
-		if (c) {
-			printf("qid %u: bad connect reply: %s\n", q->qid,
-			       rbd_check_str(c));
-			return EX_DISC;
-		}
+/*
+ * What the target answered to @q's connect request: 0, EX_REFUSED (a
+ * reject; g.last_reject holds the reason, 0 without rbd data), EX_DISC
+ * or EX_USAGE.
+ */
+static int queue_answer(struct queue *q, const struct cm_status *st)
+{
+	switch (st->fail) {
+	case CM_OK:
 		vlog("qid %u connected\n", q->qid);
 		return 0;
-	}
-	if (ev->event == RDMA_CM_EVENT_REJECTED) {
-		struct rbd_cm_rej rej;
-		uint8_t len = ev->param.conn.private_data_len;
-
-		if (!rbd_check_cm_rej(ev->param.conn.private_data, len, &rej)) {
-			g.last_reject = rbd_le16(rej.reason);
-			printf("qid %u: connection rejected: %s (%u)\n", q->qid,
-			       rbd_reject_str(g.last_reject), g.last_reject);
-		} else {
-			g.last_reject = 0;
-			printf("qid %u: connection rejected without rbd data (status %d)\n",
-			       q->qid, ev->status);
-		}
-		rdma_ack_cm_event(ev);
+	case CM_CONNECT:
+		print_errno("rdma_connect", st->err);
+		return EX_USAGE;
+	case CM_NO_ANSWER:
+		fprintf(stderr, "qid %u: connect timed out\n", q->qid);
+		return EX_DISC;
+	case CM_BAD_REP:
+		printf("qid %u: bad connect reply: %s\n", q->qid,
+		       rbd_check_str(st->check));
+		return EX_DISC;
+	case CM_REJECTED:
+		g.last_reject = rbd_le16(st->rej.reason);
+		printf("qid %u: connection rejected: %s (%u)\n", q->qid,
+		       rbd_reject_str(g.last_reject), g.last_reject);
 		return EX_REFUSED;
+	case CM_REFUSED:
+		g.last_reject = 0;
+		printf("qid %u: connection rejected without rbd data (status %d)\n",
+		       q->qid, st->ev_status);
+		return EX_REFUSED;
+	default:
+		printf("qid %u: connect failed: %s\n", q->qid, cm_event_str(st));
+		return EX_DISC;
 	}
-	printf("qid %u: connect failed: %s\n", q->qid,
-	       rdma_event_str(ev->event));
-	rdma_ack_cm_event(ev);
-	return EX_DISC;
+}
+
+/*
+ * Connect queue @q with connect request @req, sent as given (hostile
+ * cases make it malformed). Returns 0, EX_REFUSED (reject; g.last_reject
+ * holds the reason) or EX_DISC/EX_USAGE on other failures.
+ */
+static int queue_connect(struct queue *q, const struct rbd_cm_req *req,
+			 uint32_t recv_size, uint32_t nrecv, uint32_t data_size)
+{
+	struct cm_qp_caps caps = { .comp_channel = true };
+	struct cm_status st;
+	int responder, ret;
+
+	queue_size(q, req, recv_size, nrecv, data_size);
+	caps.cq_entries = 2 * (nrecv + q->nsend) + 8;
+	caps.max_send_wr = q->nsend;
+	caps.max_recv_wr = nrecv;
+	q->cm.ech = g.ech;
+	q->cm.stray = stray_event;
+	if (cm_resolve(&q->cm, g.addr, g.port, g.src, false, &client_timeouts, &st) ||
+	    cm_setup_qp(&q->cm, &caps, &st))
+		return queue_setup_failed(&st);
+	ret = queue_bufs(q);
+	if (ret)
+		return ret;
+	responder = cm_max_responder(&q->cm);
+	if (g.responder && g.responder < responder)
+		responder = g.responder;
+	cm_connect(&q->cm, req, (uint8_t)responder, client_timeouts.connect, &st);
+	return queue_answer(q, &st);
 }
 
 static uint8_t *send_slot(struct queue *q, uint32_t i)
@@ -461,7 +419,7 @@ static int post_send_imm(struct queue *q, void *buf, uint32_t len,
 
 	if (with_imm)
 		wr.imm_data = htonl(imm);
-	return ibv_post_send(q->id->qp, &wr, &bad);
+	return ibv_post_send(q->cm.id->qp, &wr, &bad);
 }
 
 static int post_send(struct queue *q, void *buf, uint32_t len)
@@ -482,12 +440,12 @@ static int wait_recv(struct queue *q, uint8_t **buf, uint32_t *idx,
 
 	for (;;) {
 		struct pollfd p[2] = {
-			{ .fd = q->ch->fd, .events = POLLIN },
+			{ .fd = q->cm.ch->fd, .events = POLLIN },
 			{ .fd = g.ech->fd, .events = POLLIN },
 		};
 		int n, left;
 
-		while ((n = ibv_poll_cq(q->cq, 1, &wc)) > 0) {
+		while ((n = ibv_poll_cq(q->cm.cq, 1, &wc)) > 0) {
 			if (wc.status != IBV_WC_SUCCESS) {
 				vlog("qid %u: completion error %s\n", q->qid,
 				     ibv_wc_status_str(wc.status));
@@ -508,7 +466,7 @@ static int wait_recv(struct queue *q, uint8_t **buf, uint32_t *idx,
 		if (poll(p, 2, left) <= 0)
 			continue;
 		if (p[1].revents) {
-			struct rdma_cm_event *ev = get_event(0);
+			struct rdma_cm_event *ev = cm_get_event(g.ech, 0);
 
 			if (ev)
 				stray_event(ev);
@@ -517,7 +475,7 @@ static int wait_recv(struct queue *q, uint8_t **buf, uint32_t *idx,
 			struct ibv_cq *cq;
 			void *ctx;
 
-			if (!ibv_get_cq_event(q->ch, &cq, &ctx)) {
+			if (!ibv_get_cq_event(q->cm.ch, &cq, &ctx)) {
 				ibv_ack_cq_events(cq, 1);
 				ibv_req_notify_cq(cq, 0);
 			}
@@ -562,19 +520,6 @@ static void fill_hdr(struct rbd_hdr *h, uint8_t op, uint32_t len, uint64_t tag)
 	h->tag = rbd_cpu_to_le64(tag);
 }
 
-static void fill_cm_req(struct rbd_cm_req *r, uint16_t qid, uint16_t depth,
-			uint64_t features, uint64_t handle)
-{
-	memset(r, 0, sizeof(*r));
-	r->magic = rbd_cpu_to_le32(RBD_CM_MAGIC);
-	r->version = rbd_cpu_to_le16(RBD_PROTO_VERSION);
-	r->length = rbd_cpu_to_le16(sizeof(*r));
-	r->qid = rbd_cpu_to_le16(qid);
-	r->queue_depth = rbd_cpu_to_le16(depth);
-	r->features = rbd_cpu_to_le64(features);
-	r->session_handle = rbd_cpu_to_le64(handle);
-}
-
 /* Connect queue 0, LOGIN, connect the I/O queues. */
 static int session_open(int nqueues)
 {
@@ -585,8 +530,8 @@ static int session_open(int nqueues)
 	int ret, i, n;
 	uint16_t status;
 
-	if (!g.q[0].id) {	/* else connected by discover-check */
-		fill_cm_req(&cr, 0, 0, g.features, 0);
+	if (!g.q[0].cm.id) {	/* else connected by discover-check */
+		cm_req_init(&cr, 0, 0, g.features, 0);
 		ret = queue_connect(&g.q[0], &cr, RBD_CTRL_CAPSULE_MAX,
 				    RBD_CTRL_SLOTS, 0);
 		if (ret)
@@ -635,7 +580,7 @@ static int session_open(int nqueues)
 		uint16_t depth = rbd_le16(g.grant.queue_depth);
 		struct queue *q = &g.q[i];
 
-		fill_cm_req(&cr, i, depth, rbd_le64(g.grant.features),
+		cm_req_init(&cr, i, depth, rbd_le64(g.grant.features),
 			    rbd_le64(g.grant.session_handle));
 		ret = queue_connect(q, &cr,
 				    rbd_rsp_capsule_max(rbd_le32(g.grant.imm_read_size)),
@@ -1582,7 +1527,7 @@ static int run_hostile(enum hcase h)
 		return EX_DISC;
 	}
 	if (h == H_SEND_IMM &&
-	    q->id->verbs->device->transport_type == IBV_TRANSPORT_IWARP) {
+	    q->cm.id->verbs->device->transport_type == IBV_TRANSPORT_IWARP) {
 		/* iWARP has no immediate data to send. */
 		disconnect_all();
 		printf("hostile %s: skipped (iWARP)\n", hcases[h].name);
@@ -1616,7 +1561,7 @@ static int run_hostile(enum hcase h)
 			wr[i].send_flags = IBV_SEND_SIGNALED;
 			wr[i].next = i ? NULL : &wr[1];
 		}
-		ibv_post_send(q->id->qp, wr, &bad);
+		ibv_post_send(q->cm.id->qp, wr, &bad);
 	} else {
 		len = build_hostile(q, buf, h, tag);
 		/* H_SEND_IMM: a valid capsule, but with immediate data. */
@@ -1667,7 +1612,7 @@ static int hostile_conn(const char *name, struct rbd_cm_req *cr,
 	ret = queue_connect(q, cr, RBD_CTRL_CAPSULE_MAX,
 			    rbd_le16(cr->queue_depth) + RBD_CTRL_SLOTS, 4096);
 	if (!ret)
-		rdma_disconnect(q->id);
+		rdma_disconnect(q->cm.id);
 	drain_cm_events();
 	queue_free(q);
 	if (ret == EX_REFUSED && g.last_reject == expect) {
@@ -1687,7 +1632,7 @@ static int hostile_ctrl(const char *name, bool before_login)
 	int n, ret;
 
 	if (before_login) {
-		fill_cm_req(&cr, 0, 0, g.features, 0);
+		cm_req_init(&cr, 0, 0, g.features, 0);
 		ret = queue_connect(q, &cr, RBD_CTRL_CAPSULE_MAX,
 				    RBD_CTRL_SLOTS, 0);
 	} else {
@@ -1752,7 +1697,7 @@ static int cmd_discover_check(void)
 	uint32_t nr;
 	int st, ret;
 
-	fill_cm_req(&cr, 0, 0, g.features, 0);
+	cm_req_init(&cr, 0, 0, g.features, 0);
 	ret = queue_connect(&g.q[0], &cr, RBD_CTRL_CAPSULE_MAX, RBD_CTRL_SLOTS,
 			    0);
 	if (ret)
@@ -1803,16 +1748,16 @@ static int cmd_hostile(void)
 	}
 
 	/* Connect requests. */
-	fill_cm_req(&cr, 0, 0, 0, 0);
+	cm_req_init(&cr, 0, 0, 0, 0);
 	cr.magic = 0;
 	worst |= hostile_conn("bad magic", &cr, RBD_REJ_BAD_REQUEST) ? EX_HOSTILE : 0;
-	fill_cm_req(&cr, 0, 0, 0, 0);
+	cm_req_init(&cr, 0, 0, 0, 0);
 	cr.version = rbd_cpu_to_le16(RBD_PROTO_VERSION + 1);
 	worst |= hostile_conn("bad version", &cr, RBD_REJ_VERSION) ? EX_HOSTILE : 0;
-	fill_cm_req(&cr, 0, 0, 0, 0);
+	cm_req_init(&cr, 0, 0, 0, 0);
 	cr.reserved = rbd_cpu_to_le32(1);
 	worst |= hostile_conn("reserved field", &cr, RBD_REJ_BAD_REQUEST) ? EX_HOSTILE : 0;
-	fill_cm_req(&cr, 1, 4, 0, 0x1234);
+	cm_req_init(&cr, 1, 4, 0, 0x1234);
 	worst |= hostile_conn("unknown session", &cr, RBD_REJ_UNKNOWN_SESSION) ? EX_HOSTILE : 0;
 
 	/* Joins against a live session of two queues, one connected. */
@@ -1821,19 +1766,19 @@ static int cmd_hostile(void)
 	g.join_max = MAX_QUEUES;
 	if (ret == 0) {
 		handle = rbd_le64(g.grant.session_handle);
-		fill_cm_req(&cr, 1, rbd_le16(g.grant.queue_depth),
+		cm_req_init(&cr, 1, rbd_le16(g.grant.queue_depth),
 			    rbd_le64(g.grant.features), handle);
 		worst |= hostile_conn("qid already connected", &cr,
 				      RBD_REJ_INVALID_QID) ? EX_HOSTILE : 0;
-		fill_cm_req(&cr, rbd_le16(g.grant.nr_queues) + 1, 4,
+		cm_req_init(&cr, rbd_le16(g.grant.nr_queues) + 1, 4,
 			    rbd_le64(g.grant.features), handle);
 		worst |= hostile_conn("qid beyond nr_queues", &cr,
 				      RBD_REJ_INVALID_QID) ? EX_HOSTILE : 0;
-		fill_cm_req(&cr, 2, rbd_le16(g.grant.queue_depth) + 1,
+		cm_req_init(&cr, 2, rbd_le16(g.grant.queue_depth) + 1,
 			    rbd_le64(g.grant.features), handle);
 		worst |= hostile_conn("depth above grant", &cr,
 				      RBD_REJ_LIMITS) ? EX_HOSTILE : 0;
-		fill_cm_req(&cr, 2, rbd_le16(g.grant.queue_depth),
+		cm_req_init(&cr, 2, rbd_le16(g.grant.queue_depth),
 			    rbd_le64(g.grant.features) | RBD_FEAT_CREDIT_WINDOW,
 			    handle);
 		worst |= hostile_conn("features differ from the grant", &cr,
@@ -1871,7 +1816,7 @@ static int cmd_flood(int n, int hold, bool churn)
 	if (!qs)
 		return EX_USAGE;
 	g.ctrl_only = true;
-	fill_cm_req(&cr, 0, 0, g.features, 0);
+	cm_req_init(&cr, 0, 0, g.features, 0);
 	for (i = 0; i < n && now_ms() < end; i++) {
 		ret = queue_connect(&qs[i], &cr, RBD_CTRL_CAPSULE_MAX,
 				    RBD_CTRL_SLOTS, 0);
@@ -1884,22 +1829,22 @@ static int cmd_flood(int n, int hold, bool churn)
 			failed++;
 		if (ret || churn) {
 			if (!ret)
-				rdma_disconnect(qs[i].id);
+				rdma_disconnect(qs[i].cm.id);
 			drain_cm_events();
 			queue_free(&qs[i]);
 		}
 	}
 	while (!churn && now_ms() < end) {
-		ev = get_event(end - now_ms());
+		ev = cm_get_event(g.ech, end - now_ms());
 		if (ev)
 			stray_event(ev);
 	}
 	for (i = 0; i < n; i++)
-		if (qs[i].id)
-			rdma_disconnect(qs[i].id);
+		if (qs[i].cm.id)
+			rdma_disconnect(qs[i].cm.id);
 	drain_cm_events();
 	for (i = 0; i < n; i++)
-		if (qs[i].id)
+		if (qs[i].cm.id)
 			queue_free(&qs[i]);
 	free(qs);
 	printf("flood: %d accepted, %d refused (no resources), %d failed\n",
@@ -2072,14 +2017,14 @@ static void storm_act(enum storm_act a)
 		}
 		break;
 	case S_JOIN:
-		fill_cm_req(&cr, 1, 1, rbd_le64(g.grant.features),
+		cm_req_init(&cr, 1, 1, rbd_le64(g.grant.features),
 			    ((uint64_t)rnd(UINT32_MAX) << 32) | rnd(UINT32_MAX));
 		ret = queue_connect(&g.q[MAX_QUEUES], &cr, RBD_CTRL_CAPSULE_MAX,
 				    1 + RBD_CTRL_SLOTS, 4096);
 		if (!ret) {
 			st.violations++;
 			printf("storm: a join with a made-up handle was accepted\n");
-			rdma_disconnect(g.q[MAX_QUEUES].id);
+			rdma_disconnect(g.q[MAX_QUEUES].cm.id);
 		}
 		drain_cm_events();
 		queue_free(&g.q[MAX_QUEUES]);
@@ -2155,7 +2100,7 @@ static int auth_connect(uint64_t features)
 	struct rbd_cm_req cr;
 
 	disconnect_all();
-	fill_cm_req(&cr, 0, 0, features, 0);
+	cm_req_init(&cr, 0, 0, features, 0);
 	return queue_connect(&g.q[0], &cr, RBD_CTRL_CAPSULE_MAX,
 			     RBD_CTRL_SLOTS, 0);
 }

@@ -1391,17 +1391,10 @@ static const struct {
 	[H_SEND_IMM]		= { "SEND with immediate data", E_DISC },
 };
 
-/* Build hostile capsule @h in @buf; returns its length. */
-static uint32_t build_hostile(struct queue *q, uint8_t *buf, enum hcase h,
-			      uint64_t tag)
+/* Header cases of hostile capsule @h (@len bytes); its new length. */
+static uint32_t hostile_hdr(struct queue *q, struct rbd_cmd *cmd,
+			    enum hcase h, uint32_t len)
 {
-	struct rbd_cmd *cmd = (struct rbd_cmd *)buf;
-	struct rbd_desc *d = (struct rbd_desc *)(cmd + 1);
-	uint32_t bs = g.block_size, len, i;
-	uint8_t cdb[16];
-
-	rw_cdb(cdb, false, 0, 1);
-	len = build_cmd(q, buf, tag, cdb, 16, RBD_DIR_READ, bs, M_DESC);
 	switch (h) {
 	case H_SHORT:
 		len = 40;
@@ -1431,6 +1424,16 @@ static uint32_t build_hostile(struct queue *q, uint8_t *buf, enum hcase h,
 	case H_INV_NOFEAT:
 		cmd->hdr.flags = rbd_cpu_to_le16(RBD_CMD_F_INVALIDATE);
 		break;
+	default:
+		break;
+	}
+	return len;
+}
+
+/* Command field cases of hostile capsule @h. */
+static void hostile_fields(struct rbd_cmd *cmd, enum hcase h)
+{
+	switch (h) {
 	case H_RESERVED:
 		cmd->reserved[3] = 1;
 		break;
@@ -1451,6 +1454,28 @@ static uint32_t build_hostile(struct queue *q, uint8_t *buf, enum hcase h,
 		cmd->cdb[7] = 32;	/* 40 bytes */
 		cmd->cdb_len = 32;
 		break;
+	case H_DIR_BIDI:
+		cmd->dir = RBD_DIR_BIDI;
+		break;
+	case H_DIR_NONE_DATA:
+		cmd->dir = RBD_DIR_NONE;
+		break;
+	case H_DIR_READ_ZERO:
+		cmd->data_length = 0;
+		break;
+	default:
+		break;
+	}
+}
+
+/* Data cases of hostile capsule @h (@len bytes); its new length. */
+static uint32_t hostile_data(struct queue *q, struct rbd_cmd *cmd,
+			     enum hcase h, uint32_t len)
+{
+	struct rbd_desc *d = (struct rbd_desc *)(cmd + 1);
+	uint32_t bs = g.block_size, i;
+
+	switch (h) {
 	case H_TOO_MANY_DESC:
 		cmd->nr_desc = rbd_cpu_to_le16(q->lim.max_desc + 1);
 		for (i = 1; i <= q->lim.max_desc; i++)
@@ -1461,15 +1486,6 @@ static uint32_t build_hostile(struct queue *q, uint8_t *buf, enum hcase h,
 	case H_DATA_TOO_LONG:
 		cmd->data_length = rbd_cpu_to_le32(q->lim.max_io_bytes + 4096);
 		d[0].len = cmd->data_length;
-		break;
-	case H_DIR_BIDI:
-		cmd->dir = RBD_DIR_BIDI;
-		break;
-	case H_DIR_NONE_DATA:
-		cmd->dir = RBD_DIR_NONE;
-		break;
-	case H_DIR_READ_ZERO:
-		cmd->data_length = 0;
 		break;
 	case H_DESC_SUM:
 		d[0].len = rbd_cpu_to_le32(bs - 1);
@@ -1505,6 +1521,75 @@ static uint32_t build_hostile(struct queue *q, uint8_t *buf, enum hcase h,
 	return len;
 }
 
+/* Build hostile capsule @h in @buf; returns its length. */
+static uint32_t build_hostile(struct queue *q, uint8_t *buf, enum hcase h,
+			      uint64_t tag)
+{
+	struct rbd_cmd *cmd = (struct rbd_cmd *)buf;
+	uint32_t len;
+	uint8_t cdb[16];
+
+	rw_cdb(cdb, false, 0, 1);
+	len = build_cmd(q, buf, tag, cdb, 16, RBD_DIR_READ, g.block_size, M_DESC);
+	len = hostile_hdr(q, cmd, h, len);
+	hostile_fields(cmd, h);
+	return hostile_data(q, cmd, h, len);
+}
+
+/*
+ * H_REUSED: a large WRITE with tag @tag in @buf and its copy in one post:
+ * the target reads the data with RDMA READ before it can answer, and the
+ * copy arrives before that READ can complete.
+ */
+static void post_reused(struct queue *q, uint8_t *buf, uint64_t tag)
+{
+	uint8_t cdb[16];
+	uint32_t max = q->lim.max_io_bytes, len;
+	struct ibv_sge sge[2];
+	struct ibv_send_wr wr[2], *bad;
+
+	rw_cdb(cdb, true, 0, max / g.block_size);
+	len = build_cmd(q, buf, tag, cdb, 16, RBD_DIR_WRITE, max, M_DESC);
+	memcpy(send_slot(q, 2), buf, len);
+	memset(wr, 0, sizeof(wr));
+	for (int i = 0; i < 2; i++) {
+		sge[i].addr = (uintptr_t)send_slot(q, 1 + i);
+		sge[i].length = len;
+		sge[i].lkey = q->send_mr->lkey;
+		wr[i].sg_list = &sge[i];
+		wr[i].num_sge = 1;
+		wr[i].opcode = IBV_WR_SEND;
+		wr[i].send_flags = IBV_SEND_SIGNALED;
+		wr[i].next = i ? NULL : &wr[1];
+	}
+	ibv_post_send(q->cm.id->qp, wr, &bad);
+}
+
+/* How the target answered hostile case @h (tag @tag): an expect_str. */
+static const char *hostile_answer(struct queue *q, enum hcase h, uint64_t tag,
+				  char *buf, size_t size)
+{
+	int ret;
+
+	for (;;) {
+		ret = wait_rsp(q, tag, 5000);
+		if (ret == EX_DISC)
+			return expect_str[E_DISC];
+		if (ret == -2)
+			return "no answer";
+		if (h == H_REUSED && g.status == 0)
+			continue;	/* the first READ's answer */
+		if (g.status == 2 && g.sense_len >= 14 &&
+		    (g.sense[2] & 0xf) == 5 && g.sense[12] == 0x0e &&
+		    g.sense[13] == 0x03)
+			return expect_str[E_CHECK];
+		if (g.status == 8 && !g.sense_len)
+			return expect_str[E_BUSY];
+		snprintf(buf, size, "status %#x", g.status);
+		return buf;
+	}
+}
+
 static int run_hostile(enum hcase h)
 {
 	struct queue *q;
@@ -1536,64 +1621,14 @@ static int run_hostile(enum hcase h)
 	tag = next_tag(q, q->depth);
 	buf = send_slot(q, 1);
 	if (h == H_REUSED) {
-		/*
-		 * A large WRITE and its copy in one post: the target reads
-		 * the data with RDMA READ before it can answer, and the
-		 * copy arrives before that READ can complete.
-		 */
-		uint8_t cdb[16];
-		uint32_t max = q->lim.max_io_bytes;
-		struct ibv_sge sge[2];
-		struct ibv_send_wr wr[2], *bad;
-
-		rw_cdb(cdb, true, 0, max / g.block_size);
-		len = build_cmd(q, buf, tag, cdb, 16, RBD_DIR_WRITE, max,
-				M_DESC);
-		memcpy(send_slot(q, 2), buf, len);
-		memset(wr, 0, sizeof(wr));
-		for (int i = 0; i < 2; i++) {
-			sge[i].addr = (uintptr_t)send_slot(q, 1 + i);
-			sge[i].length = len;
-			sge[i].lkey = q->send_mr->lkey;
-			wr[i].sg_list = &sge[i];
-			wr[i].num_sge = 1;
-			wr[i].opcode = IBV_WR_SEND;
-			wr[i].send_flags = IBV_SEND_SIGNALED;
-			wr[i].next = i ? NULL : &wr[1];
-		}
-		ibv_post_send(q->cm.id->qp, wr, &bad);
+		post_reused(q, buf, tag);
 	} else {
 		len = build_hostile(q, buf, h, tag);
 		/* H_SEND_IMM: a valid capsule, but with immediate data. */
 		post_send_imm(q, buf, len, h == H_SEND_IMM,
 			      (uint32_t)rbd_tag_slot(tag));
 	}
-
-	got = NULL;
-	for (;;) {
-		ret = wait_rsp(q, tag, 5000);
-		if (ret == EX_DISC) {
-			got = expect_str[E_DISC];
-			break;
-		}
-		if (ret == -2) {
-			got = "no answer";
-			break;
-		}
-		if (h == H_REUSED && g.status == 0)
-			continue;	/* the first READ's answer */
-		if (g.status == 2 && g.sense_len >= 14 &&
-		    (g.sense[2] & 0xf) == 5 && g.sense[12] == 0x0e &&
-		    g.sense[13] == 0x03)
-			got = expect_str[E_CHECK];
-		else if (g.status == 8 && !g.sense_len)
-			got = expect_str[E_BUSY];
-		else {
-			snprintf(gotbuf, sizeof(gotbuf), "status %#x", g.status);
-			got = gotbuf;
-		}
-		break;
-	}
+	got = hostile_answer(q, h, tag, gotbuf, sizeof(gotbuf));
 	disconnect_all();
 	ret = strcmp(got, expect_str[hcases[h].expect]) ? EX_HOSTILE : 0;
 	printf("hostile %s: %s%s%s\n", hcases[h].name, got,
@@ -1954,80 +1989,112 @@ static uint64_t storm_post(struct queue *q, uint8_t dir, uint64_t lun,
 	return post_send(q, buf, len) ? 0 : tag;
 }
 
+/* S_MUTATE: a READ with 1 to 4 random bytes flipped. */
+static void storm_mutate(struct queue *q)
+{
+	int ret;
+
+	storm_post(q, RBD_DIR_READ, g.lun, 1 + (int)rnd(4));
+	ret = wait_rsp(q, TAG_ANY, 3000);
+	if (ret == -2)
+		st.silent++;	/* e.g. mutated into a NOP */
+	else if (ret)
+		st.disconnects++;
+	else
+		st.answered++;
+}
+
+/* S_REUSE: a READ sent twice with one tag. */
+static void storm_reuse(struct queue *q)
+{
+	uint64_t tag = storm_post(q, RBD_DIR_READ, g.lun, 0);
+	uint8_t *buf = send_slot(q, tag);
+	int ret;
+
+	post_send(q, buf, rbd_le32(((struct rbd_hdr *)buf)->length));
+	ret = wait_rsp(q, tag, TIMEOUT_MS);
+	if (!ret)
+		ret = wait_rsp(q, tag, TIMEOUT_MS);
+	if (ret == -2) {
+		st.hangs++;
+		printf("storm: reused tag: neither answer nor disconnect\n");
+	} else {
+		st.disconnects += ret != 0;
+	}
+}
+
+/* S_ABORT: ABORT TASK racing the READ it names. */
+static void storm_abort(struct queue *q)
+{
+	uint64_t tag = storm_post(q, RBD_DIR_READ, g.lun, 0);
+	int ret;
+
+	if (tmf_request(RBD_TMF_ABORT_TASK, tag)) {
+		st.disconnects++;
+		return;
+	}
+	/* Aborted or not, the READ gets exactly one response. */
+	ret = wait_rsp(q, tag, TIMEOUT_MS);
+	if (ret == -2) {
+		st.hangs++;
+		printf("storm: abort race: the READ was never answered (TMF response %d)\n",
+		       tmf_response);
+	}
+	st.answered += !ret;
+	st.disconnects += ret == EX_DISC;
+}
+
+/* S_DROP: a WRITE of max_io bytes, the session dropped in the middle. */
+static void storm_drop(struct queue *q)
+{
+	uint64_t tag = next_tag(q, q->depth);
+	uint32_t n = q->lim.max_io_bytes / g.block_size;
+	uint8_t *buf = send_slot(q, tag);
+	uint8_t cdb[16];
+
+	rw_cdb(cdb, true, 0, n);
+	post_send(q, buf, build_cmd(q, buf, tag, cdb, 16, RBD_DIR_WRITE,
+				    n * g.block_size, M_DESC));
+}
+
+/* S_JOIN: a queue join with a made-up session handle. */
+static void storm_join(void)
+{
+	struct rbd_cm_req cr;
+
+	cm_req_init(&cr, 1, 1, rbd_le64(g.grant.features),
+		    ((uint64_t)rnd(UINT32_MAX) << 32) | rnd(UINT32_MAX));
+	if (!queue_connect(&g.q[MAX_QUEUES], &cr, RBD_CTRL_CAPSULE_MAX,
+			   1 + RBD_CTRL_SLOTS, 4096)) {
+		st.violations++;
+		printf("storm: a join with a made-up handle was accepted\n");
+		rdma_disconnect(g.q[MAX_QUEUES].cm.id);
+	}
+	drain_cm_events();
+	queue_free(&g.q[MAX_QUEUES]);
+}
+
 static void storm_act(enum storm_act a)
 {
 	struct queue *q = &g.q[1];
-	struct rbd_cm_req cr;
 	uint64_t tag;
-	int ret;
 
 	st.acts[a]++;
 	switch (a) {
 	case S_MUTATE:
-		storm_post(q, RBD_DIR_READ, g.lun, 1 + (int)rnd(4));
-		ret = wait_rsp(q, TAG_ANY, 3000);
-		if (ret == -2)
-			st.silent++;	/* e.g. mutated into a NOP */
-		else if (ret)
-			st.disconnects++;
-		else
-			st.answered++;
+		storm_mutate(q);
 		break;
 	case S_REUSE:
-		tag = storm_post(q, RBD_DIR_READ, g.lun, 0);
-		post_send(q, send_slot(q, tag), rbd_le32(((struct rbd_hdr *)
-						send_slot(q, tag))->length));
-		ret = wait_rsp(q, tag, TIMEOUT_MS);
-		if (!ret)
-			ret = wait_rsp(q, tag, TIMEOUT_MS);
-		if (ret == -2) {
-			st.hangs++;
-			printf("storm: reused tag: neither answer nor disconnect\n");
-		} else {
-			st.disconnects += ret != 0;
-		}
+		storm_reuse(q);
 		break;
 	case S_ABORT:
-		tag = storm_post(q, RBD_DIR_READ, g.lun, 0);
-		if (tmf_request(RBD_TMF_ABORT_TASK, tag)) {
-			st.disconnects++;
-			break;
-		}
-		/* Aborted or not, the READ gets exactly one response. */
-		ret = wait_rsp(q, tag, TIMEOUT_MS);
-		if (ret == -2) {
-			st.hangs++;
-			printf("storm: abort race: the READ was never answered (TMF response %d)\n",
-			       tmf_response);
-		}
-		st.answered += !ret;
-		st.disconnects += ret == EX_DISC;
+		storm_abort(q);
 		break;
 	case S_DROP:
-		tag = next_tag(q, q->depth);
-		{
-			uint8_t cdb[16];
-			uint32_t n = q->lim.max_io_bytes / g.block_size;
-			uint8_t *buf = send_slot(q, tag);
-
-			rw_cdb(cdb, true, 0, n);
-			post_send(q, buf, build_cmd(q, buf, tag, cdb, 16,
-						    RBD_DIR_WRITE,
-						    n * g.block_size, M_DESC));
-		}
+		storm_drop(q);
 		break;
 	case S_JOIN:
-		cm_req_init(&cr, 1, 1, rbd_le64(g.grant.features),
-			    ((uint64_t)rnd(UINT32_MAX) << 32) | rnd(UINT32_MAX));
-		ret = queue_connect(&g.q[MAX_QUEUES], &cr, RBD_CTRL_CAPSULE_MAX,
-				    1 + RBD_CTRL_SLOTS, 4096);
-		if (!ret) {
-			st.violations++;
-			printf("storm: a join with a made-up handle was accepted\n");
-			rdma_disconnect(g.q[MAX_QUEUES].cm.id);
-		}
-		drain_cm_events();
-		queue_free(&g.q[MAX_QUEUES]);
+		storm_join();
 		break;
 	case S_LUN:
 		tag = storm_post(q, RBD_DIR_READ, g.lun ? 0 : 1, 0);
@@ -2241,19 +2308,11 @@ static void usage(void)
 	exit(EX_USAGE);
 }
 
-int main(int argc, char **argv)
+/* The options before the commands, into g; exits with usage() if wrong. */
+static void parse_opts(int argc, char **argv)
 {
-	int opt, i, ret = 0;
+	int opt;
 
-	setvbuf(stdout, NULL, _IOLBF, 0);
-	/*
-	 * siw transmits a user QP's first work request in the context of
-	 * the ibv_post_send() call, on a kernel TCP socket; if the target
-	 * has just reset the connection (hostile input is answered with a
-	 * disconnect), that send raises SIGPIPE in this process. A post on
-	 * a dead connection is an error to report, not a reason to die.
-	 */
-	signal(SIGPIPE, SIG_IGN);
 	while ((opt = getopt(argc, argv, "a:s:p:t:i:l:Q:d:R:K:v")) != -1) {
 		switch (opt) {
 		case 'a':
@@ -2297,7 +2356,208 @@ int main(int argc, char **argv)
 	    g.nqueues < 1 || g.nqueues > MAX_QUEUES - 1 || g.depth < 1 ||
 	    g.responder < 0 || g.responder > 255)
 		usage();
+}
 
+/*
+ * The commands that make their own sessions and run alone: @a holds the
+ * command and its @n - 1 arguments. Returns the exit status, or -1 when
+ * a[0] is none of them.
+ */
+static int run_alone(char **a, int n)
+{
+	if (!strcmp(a[0], "hostile"))
+		return cmd_hostile();
+	if (!strcmp(a[0], "flood")) {
+		if (n < 3 || atoi(a[1]) < 1 || atoi(a[2]) < 1)
+			usage();
+		return cmd_flood(atoi(a[1]), atoi(a[2]),
+				 n > 3 && !strcmp(a[3], "churn"));
+	}
+	if (!strcmp(a[0], "authcheck")) {
+		if (n < 3)
+			usage();
+		return cmd_authcheck(a[1], a[2]);
+	}
+	if (!strcmp(a[0], "discover-check"))
+		return cmd_discover_check();
+	return -1;
+}
+
+/*
+ * The commands of a session, run in order (rbd-client's usage). Each
+ * handler gets its arguments @a (@n of them, at least the entry's
+ * nargs) and sets *@used to how many it took.
+ */
+static int run_login(char **a, int n, int *used)
+{
+	(void)a;
+	(void)n;
+	(void)used;
+	printf("login: ok, %u queues, depth %u, max_io %u, inline %u, imm %u, max_desc %u\n",
+	       rbd_le16(g.grant.nr_queues), rbd_le16(g.grant.queue_depth),
+	       rbd_le32(g.grant.max_io_bytes), rbd_le32(g.grant.inline_write_size),
+	       rbd_le32(g.grant.imm_read_size), rbd_le16(g.grant.max_desc));
+	return 0;
+}
+
+/* The optional MODE word @m of write or read when it is one of @ok. */
+static const char *mode_word(const char *m, const char *ok1, const char *ok2,
+			     const char *ok3)
+{
+	if (m && strcmp(m, ok1) && strcmp(m, ok2) && strcmp(m, ok3))
+		return NULL;
+	return m;
+}
+
+static int run_write(char **a, int n, int *used)
+{
+	const char *m = mode_word(n > 2 ? a[2] : NULL, "desc", "multi", "inline");
+
+	*used = 2 + (m != NULL);
+	return cmd_write(strtoull(a[0], NULL, 0), a[1], parse_mode(m, M_DESC));
+}
+
+static int run_read(char **a, int n, int *used)
+{
+	const char *m = mode_word(n > 3 ? a[3] : NULL, "desc", "multi", "imm");
+
+	*used = 3 + (m != NULL);
+	return cmd_read(strtoull(a[0], NULL, 0), strtoul(a[1], NULL, 0), a[2],
+			parse_mode(m, M_DESC));
+}
+
+static int run_verify(char **a, int n, int *used)
+{
+	(void)n;
+	*used = 2;
+	return cmd_verify(strtoull(a[0], NULL, 0), strtoul(a[1], NULL, 0));
+}
+
+static int run_io(char **a, int n, int *used)
+{
+	if (n > 2 && isdigit((unsigned char)a[1][0])) {
+		*used = 3;
+		return cmd_io(atoi(a[0]), strtoull(a[1], NULL, 0),
+			      strtoull(a[2], NULL, 0));
+	}
+	*used = 1;
+	return cmd_io(atoi(a[0]), 0, 0);
+}
+
+static int run_reset(char **a, int n, int *used)
+{
+	(void)n;
+	*used = 1;
+	return cmd_reset(atoi(a[0]));
+}
+
+static int run_tmf(char **a, int n, int *used)
+{
+	(void)n;
+	*used = 1;
+	return cmd_tmf(atoi(a[0]));
+}
+
+static int run_tmflun(char **a, int n, int *used)
+{
+	(void)n;
+	*used = 2;
+	return tmf_request_lun(strtoull(a[0], NULL, 0), atoi(a[1]), 0);
+}
+
+static int run_raw(char **a, int n, int *used)
+{
+	(void)n;
+	*used = 4;
+	return cmd_raw(a[0], strtoul(a[1], NULL, 0), strtoull(a[2], NULL, 0),
+		       a[3]);
+}
+
+static int run_storm(char **a, int n, int *used)
+{
+	(void)n;
+	*used = 2;
+	return cmd_storm(atoi(a[0]), strtoull(a[1], NULL, 0));
+}
+
+static int run_churn(char **a, int n, int *used)
+{
+	(void)n;
+	*used = 2;
+	disconnect_all();
+	return cmd_churn(atoi(a[0]), atoi(a[1]));
+}
+
+static int run_readcap(void)
+{
+	return cmd_readcap(false);
+}
+
+static const struct session_cmd {
+	const char *name;
+	int nargs;				/* arguments it needs */
+	int (*run)(char **a, int n, int *used);
+	int (*run0)(void);			/* or this, without any */
+} session_cmds[] = {
+	{ "login", 0, run_login, NULL },
+	{ "inquiry", 0, NULL, cmd_inquiry },
+	{ "readcap", 0, NULL, run_readcap },
+	{ "write", 2, run_write, NULL },
+	{ "read", 3, run_read, NULL },
+	{ "verify", 2, run_verify, NULL },
+	{ "io", 1, run_io, NULL },
+	{ "nop", 0, NULL, cmd_nop },
+	{ "abort", 0, NULL, cmd_abort },
+	{ "reset", 1, run_reset, NULL },
+	{ "tmf", 1, run_tmf, NULL },
+	{ "tmflun", 2, run_tmflun, NULL },
+	{ "raw", 4, run_raw, NULL },
+	{ "storm", 2, run_storm, NULL },
+	{ "churn", 2, run_churn, NULL },
+	{ "stats", 0, NULL, cmd_stats },
+	{ "logout", 0, NULL, cmd_logout },
+};
+#define N_SESSION_CMDS	((int)(sizeof(session_cmds) / sizeof(session_cmds[0])))
+
+/* Run the @n words of @a as commands, until one fails; its status. */
+static int run_session(char **a, int n)
+{
+	int i, k, used, ret = 0;
+
+	for (i = 0; i < n && !ret; i += 1 + used) {
+		const struct session_cmd *c = NULL;
+
+		for (k = 0; k < N_SESSION_CMDS; k++)
+			if (!strcmp(a[i], session_cmds[k].name) &&
+			    n - i - 1 >= session_cmds[k].nargs)
+				c = &session_cmds[k];
+		used = 0;
+		if (!c) {
+			fprintf(stderr, "bad command '%s'\n", a[i]);
+			ret = EX_USAGE;
+		} else if (c->run0) {
+			ret = c->run0();
+		} else {
+			ret = c->run(a + i + 1, n - i - 1, &used);
+		}
+	}
+	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	int ret;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	/*
+	 * siw transmits a user QP's first work request in the context of
+	 * the ibv_post_send() call, on a kernel TCP socket; if the target
+	 * has just reset the connection (hostile input is answered with a
+	 * disconnect), that send raises SIGPIPE in this process. A post on
+	 * a dead connection is an error to report, not a reason to die.
+	 */
+	signal(SIGPIPE, SIG_IGN);
+	parse_opts(argc, argv);
 	g.ech = rdma_create_event_channel();
 	if (!g.ech) {
 		perror("rdma_create_event_channel");
@@ -2305,119 +2565,14 @@ int main(int argc, char **argv)
 	}
 	fcntl(g.ech->fd, F_SETFL, fcntl(g.ech->fd, F_GETFL) | O_NONBLOCK);
 
-	if (!strcmp(argv[optind], "hostile"))
-		return cmd_hostile();
-	if (!strcmp(argv[optind], "flood")) {
-		if (optind + 2 >= argc || atoi(argv[optind + 1]) < 1 ||
-		    atoi(argv[optind + 2]) < 1)
-			usage();
-		ret = cmd_flood(atoi(argv[optind + 1]), atoi(argv[optind + 2]),
-				optind + 3 < argc &&
-				!strcmp(argv[optind + 3], "churn"));
-		goto out;
+	ret = run_alone(argv + optind, argc - optind);
+	if (ret < 0) {
+		ret = session_open(g.nqueues);
+		if (!ret)
+			ret = cmd_readcap(true);
+		if (!ret)
+			ret = run_session(argv + optind, argc - optind);
 	}
-	if (!strcmp(argv[optind], "authcheck")) {
-		if (optind + 2 >= argc)
-			usage();
-		ret = cmd_authcheck(argv[optind + 1], argv[optind + 2]);
-		goto out;
-	}
-	if (!strcmp(argv[optind], "discover-check")) {
-		ret = cmd_discover_check();
-		goto out;
-	}
-
-	ret = session_open(g.nqueues);
-	if (ret)
-		goto out;
-	ret = cmd_readcap(true);
-	if (ret)
-		goto out;
-
-	for (i = optind; i < argc && !ret; i++) {
-		const char *c = argv[i];
-
-		if (!strcmp(c, "login")) {
-			printf("login: ok, %u queues, depth %u, max_io %u, inline %u, imm %u, max_desc %u\n",
-			       rbd_le16(g.grant.nr_queues),
-			       rbd_le16(g.grant.queue_depth),
-			       rbd_le32(g.grant.max_io_bytes),
-			       rbd_le32(g.grant.inline_write_size),
-			       rbd_le32(g.grant.imm_read_size),
-			       rbd_le16(g.grant.max_desc));
-		} else if (!strcmp(c, "inquiry")) {
-			ret = cmd_inquiry();
-		} else if (!strcmp(c, "readcap")) {
-			ret = cmd_readcap(false);
-		} else if (!strcmp(c, "write") && i + 2 < argc) {
-			const char *m = i + 3 < argc ? argv[i + 3] : NULL;
-
-			if (m && strcmp(m, "desc") && strcmp(m, "multi") &&
-			    strcmp(m, "inline"))
-				m = NULL;
-			ret = cmd_write(strtoull(argv[i + 1], NULL, 0),
-					argv[i + 2], parse_mode(m, M_DESC));
-			i += 2 + (m != NULL);
-		} else if (!strcmp(c, "read") && i + 3 < argc) {
-			const char *m = i + 4 < argc ? argv[i + 4] : NULL;
-
-			if (m && strcmp(m, "desc") && strcmp(m, "multi") &&
-			    strcmp(m, "imm"))
-				m = NULL;
-			ret = cmd_read(strtoull(argv[i + 1], NULL, 0),
-				       strtoul(argv[i + 2], NULL, 0),
-				       argv[i + 3], parse_mode(m, M_DESC));
-			i += 3 + (m != NULL);
-		} else if (!strcmp(c, "verify") && i + 2 < argc) {
-			ret = cmd_verify(strtoull(argv[i + 1], NULL, 0),
-					 strtoul(argv[i + 2], NULL, 0));
-			i += 2;
-		} else if (!strcmp(c, "io") && i + 3 < argc &&
-			   isdigit((unsigned char)argv[i + 2][0])) {
-			ret = cmd_io(atoi(argv[i + 1]),
-				     strtoull(argv[i + 2], NULL, 0),
-				     strtoull(argv[i + 3], NULL, 0));
-			i += 3;
-		} else if (!strcmp(c, "io") && i + 1 < argc) {
-			ret = cmd_io(atoi(argv[i + 1]), 0, 0);
-			i++;
-		} else if (!strcmp(c, "nop")) {
-			ret = cmd_nop();
-		} else if (!strcmp(c, "abort")) {
-			ret = cmd_abort();
-		} else if (!strcmp(c, "reset") && i + 1 < argc) {
-			ret = cmd_reset(atoi(argv[i + 1]));
-			i++;
-		} else if (!strcmp(c, "tmf") && i + 1 < argc) {
-			ret = cmd_tmf(atoi(argv[i + 1]));
-			i++;
-		} else if (!strcmp(c, "tmflun") && i + 2 < argc) {
-			ret = tmf_request_lun(strtoull(argv[i + 1], NULL, 0),
-					      atoi(argv[i + 2]), 0);
-			i += 2;
-		} else if (!strcmp(c, "raw") && i + 4 < argc) {
-			ret = cmd_raw(argv[i + 1], strtoul(argv[i + 2], NULL, 0),
-				      strtoull(argv[i + 3], NULL, 0),
-				      argv[i + 4]);
-			i += 4;
-		} else if (!strcmp(c, "storm") && i + 2 < argc) {
-			ret = cmd_storm(atoi(argv[i + 1]),
-					strtoull(argv[i + 2], NULL, 0));
-			i += 2;
-		} else if (!strcmp(c, "churn") && i + 2 < argc) {
-			disconnect_all();
-			ret = cmd_churn(atoi(argv[i + 1]), atoi(argv[i + 2]));
-			i += 2;
-		} else if (!strcmp(c, "stats")) {
-			ret = cmd_stats();
-		} else if (!strcmp(c, "logout")) {
-			ret = cmd_logout();
-		} else {
-			fprintf(stderr, "bad command '%s'\n", c);
-			ret = EX_USAGE;
-		}
-	}
-out:
 	disconnect_all();
 	rdma_destroy_event_channel(g.ech);
 	return ret;

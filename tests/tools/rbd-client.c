@@ -87,6 +87,7 @@
 #include "rbd/rbd_proto_check.h"
 #include "rbd-tool.h"
 #include "auth.h"
+#include "cm.h"
 
 #define EX_OK		0
 #define EX_USAGE	1
@@ -100,10 +101,7 @@
 #define MAX_DEPTH	1024
 
 struct queue {
-	struct rdma_cm_id *id;
-	struct ibv_pd *pd;
-	struct ibv_comp_channel *ch;
-	struct ibv_cq *cq;
+	struct cm_conn cm;
 	struct ibv_mr *recv_mr, *send_mr, *data_mr;
 	uint8_t *recv_buf, *send_buf, *data;
 	uint32_t recv_size, send_size, nrecv, nsend, data_size;
@@ -167,19 +165,6 @@ static uint64_t now_ms(void)
 	return (uint64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-/* Wait for a CM event; returns it (ack with rdma_ack_cm_event) or NULL. */
-static struct rdma_cm_event *get_event(int timeout_ms)
-{
-	struct rdma_cm_event *ev;
-	struct pollfd p = { .fd = g.ech->fd, .events = POLLIN };
-
-	if (poll(&p, 1, timeout_ms) <= 0)
-		return NULL;
-	if (rdma_get_cm_event(g.ech, &ev))
-		return NULL;
-	return ev;
-}
-
 /* Handle a CM event that arrived while not expected. */
 static void stray_event(struct rdma_cm_event *ev)
 {
@@ -190,7 +175,7 @@ static void stray_event(struct rdma_cm_event *ev)
 	    ev->event == RDMA_CM_EVENT_DEVICE_REMOVAL ||
 	    ev->event == RDMA_CM_EVENT_TIMEWAIT_EXIT) {
 		for (i = 0; i <= MAX_QUEUES; i++)
-			if (g.q[i].id == ev->id)
+			if (g.q[i].cm.id == ev->id)
 				g.q[i].dead = true;
 	}
 	rdma_ack_cm_event(ev);
@@ -200,34 +185,25 @@ static void drain_cm_events(void)
 {
 	struct rdma_cm_event *ev;
 
-	while ((ev = get_event(0)))
+	while ((ev = cm_get_event(g.ech, 0)))
 		stray_event(ev);
 }
 
 static int post_recv(struct queue *q, uint32_t i)
 {
-	return tool_post_recv(q->id->qp, q->recv_buf, q->recv_size,
+	return tool_post_recv(q->cm.id->qp, q->recv_buf, q->recv_size,
 			      q->recv_mr->lkey, i);
 }
 
 static void queue_free(struct queue *q)
 {
-	if (q->id && q->id->qp)
-		rdma_destroy_qp(q->id);
 	if (q->recv_mr)
 		ibv_dereg_mr(q->recv_mr);
 	if (q->send_mr)
 		ibv_dereg_mr(q->send_mr);
 	if (q->data_mr)
 		ibv_dereg_mr(q->data_mr);
-	if (q->cq)
-		ibv_destroy_cq(q->cq);
-	if (q->ch)
-		ibv_destroy_comp_channel(q->ch);
-	if (q->pd)
-		ibv_dealloc_pd(q->pd);
-	if (q->id)
-		rdma_destroy_id(q->id);
+	cm_free(&q->cm);
 	free(q->recv_buf);
 	free(q->send_buf);
 	free(q->data);
@@ -239,113 +215,62 @@ static void disconnect_all(void)
 	int i;
 
 	for (i = 0; i <= MAX_QUEUES; i++)
-		if (g.q[i].id)
-			rdma_disconnect(g.q[i].id);
+		if (g.q[i].cm.id)
+			rdma_disconnect(g.q[i].cm.id);
 	drain_cm_events();
 	for (i = 0; i <= MAX_QUEUES; i++)
-		if (g.q[i].id)
+		if (g.q[i].cm.id)
 			queue_free(&g.q[i]);
 	g.nq = 0;
 }
 
-/*
- * Connect queue @qid with connect request @req (already in wire format).
- * Returns 0, EX_REFUSED (reject; g.last_reject holds the reason) or
- * EX_DISC/EX_USAGE on other failures.
- */
-static int queue_connect(struct queue *q, const struct rbd_cm_req *req,
-			 uint32_t recv_size, uint32_t nrecv, uint32_t data_size)
+/* rbd-client's waits: 2 s to resolve, 10 s for each event. */
+static const struct cm_timeouts client_timeouts = {
+	.resolve = 2000,
+	.event = TIMEOUT_MS,
+	.connect = TIMEOUT_MS,
+};
+
+/* Sizes of @q's buffers for connect request @req. */
+static void queue_size(struct queue *q, const struct rbd_cm_req *req,
+		       uint32_t recv_size, uint32_t nrecv, uint32_t data_size)
 {
-	struct rdma_conn_param param = {};
-	struct ibv_qp_init_attr attr = {};
-	struct ibv_device_attr dattr;
-	struct rdma_cm_event *ev;
-	struct addrinfo *ai, hints = { .ai_socktype = SOCK_STREAM };
-	size_t rlen, slen, dlen;
-	uint32_t i;
-	int ret;
+	uint32_t cmd_max = rbd_cmd_capsule_max(RBD_MAX_INLINE_WRITE, RBD_MAX_DESC);
 
 	q->qid = rbd_le16(req->qid);
 	q->depth = rbd_le16(req->queue_depth);
 	q->recv_size = recv_size;
 	q->nrecv = nrecv;
-	q->send_size = RBD_CTRL_CAPSULE_MAX > rbd_cmd_capsule_max(RBD_MAX_INLINE_WRITE, RBD_MAX_DESC) ?
-		       RBD_CTRL_CAPSULE_MAX : rbd_cmd_capsule_max(RBD_MAX_INLINE_WRITE, RBD_MAX_DESC);
+	q->send_size = RBD_CTRL_CAPSULE_MAX > cmd_max ? RBD_CTRL_CAPSULE_MAX : cmd_max;
 	/* A flood's connections pin little: the memlock limit is per process. */
 	if (g.ctrl_only)
 		q->send_size = RBD_CTRL_CAPSULE_MAX;
-	q->nsend = (q->depth ? q->depth : 0) + RBD_CTRL_SLOTS + 4;
+	q->nsend = q->depth + RBD_CTRL_SLOTS + 4;
 	q->data_size = data_size;
+}
 
-	if (getaddrinfo(g.addr, g.port, &hints, &ai)) {
-		fprintf(stderr, "cannot resolve %s\n", g.addr);
-		return EX_USAGE;
-	}
-	if (rdma_create_id(g.ech, &q->id, q, RDMA_PS_TCP)) {
-		perror("rdma_create_id");
-		freeaddrinfo(ai);
-		return EX_USAGE;
-	}
-	if (g.src) {
-		struct addrinfo *sai;
+/* Receive, send and data buffers of @q, registered, receives posted. */
+static int queue_bufs(struct queue *q)
+{
+	size_t rlen, slen, dlen;
+	uint32_t i;
 
-		if (getaddrinfo(g.src, NULL, &hints, &sai)) {
-			fprintf(stderr, "cannot resolve %s\n", g.src);
-			freeaddrinfo(ai);
-			return EX_USAGE;
-		}
-		ret = rdma_resolve_addr(q->id, sai->ai_addr, ai->ai_addr, 2000);
-		freeaddrinfo(sai);
-	} else {
-		ret = rdma_resolve_addr(q->id, NULL, ai->ai_addr, 2000);
-	}
-	freeaddrinfo(ai);
-	if (ret) {
-		perror("rdma_resolve_addr");
-		return EX_USAGE;
-	}
-	ev = get_event(TIMEOUT_MS);
-	if (!ev || ev->event != RDMA_CM_EVENT_ADDR_RESOLVED) {
-		fprintf(stderr, "address resolution failed (%s)\n",
-			ev ? rdma_event_str(ev->event) : "timeout");
-		if (ev)
-			rdma_ack_cm_event(ev);
-		return EX_USAGE;
-	}
-	rdma_ack_cm_event(ev);
-	if (rdma_resolve_route(q->id, 2000)) {
-		perror("rdma_resolve_route");
-		return EX_USAGE;
-	}
-	ev = get_event(TIMEOUT_MS);
-	if (!ev || ev->event != RDMA_CM_EVENT_ROUTE_RESOLVED) {
-		fprintf(stderr, "route resolution failed\n");
-		if (ev)
-			rdma_ack_cm_event(ev);
-		return EX_USAGE;
-	}
-	rdma_ack_cm_event(ev);
-
-	q->pd = ibv_alloc_pd(q->id->verbs);
-	q->ch = ibv_create_comp_channel(q->id->verbs);
-	q->cq = q->ch ? ibv_create_cq(q->id->verbs, 2 * (nrecv + q->nsend) + 8,
-				      NULL, q->ch, 0) : NULL;
-	rlen = tool_mr_len((size_t)nrecv * recv_size + 4096);
+	rlen = tool_mr_len((size_t)q->nrecv * q->recv_size + 4096);
 	slen = tool_mr_len((size_t)q->nsend * q->send_size);
-	dlen = tool_mr_len(data_size ? data_size : 4096);
+	dlen = tool_mr_len(q->data_size ? q->data_size : 4096);
 	q->recv_buf = aligned_alloc(4096, rlen);
 	q->send_buf = aligned_alloc(4096, slen);
 	q->data = aligned_alloc(4096, dlen);
-	if (!q->pd || !q->cq || !q->recv_buf || !q->send_buf || !q->data) {
+	if (!q->recv_buf || !q->send_buf || !q->data) {
 		fprintf(stderr, "out of resources\n");
 		return EX_USAGE;
 	}
 	memset(q->data, 0, dlen);
-	q->recv_mr = ibv_reg_mr(q->pd, q->recv_buf, rlen,
+	q->recv_mr = ibv_reg_mr(q->cm.pd, q->recv_buf, rlen,
 				IBV_ACCESS_LOCAL_WRITE);
-	q->send_mr = ibv_reg_mr(q->pd, q->send_buf, slen,
+	q->send_mr = ibv_reg_mr(q->cm.pd, q->send_buf, slen,
 				IBV_ACCESS_LOCAL_WRITE);
-	q->data_mr = ibv_reg_mr(q->pd, q->data, dlen,
+	q->data_mr = ibv_reg_mr(q->cm.pd, q->data, dlen,
 				IBV_ACCESS_LOCAL_WRITE |
 				IBV_ACCESS_REMOTE_READ |
 				IBV_ACCESS_REMOTE_WRITE);
@@ -353,87 +278,120 @@ static int queue_connect(struct queue *q, const struct rbd_cm_req *req,
 		perror("ibv_reg_mr");
 		return EX_USAGE;
 	}
-	ibv_req_notify_cq(q->cq, 0);
-
-	attr.send_cq = q->cq;
-	attr.recv_cq = q->cq;
-	attr.qp_type = IBV_QPT_RC;
-	attr.cap.max_send_wr = q->nsend;
-	attr.cap.max_recv_wr = nrecv;
-	attr.cap.max_send_sge = 1;
-	attr.cap.max_recv_sge = 1;
-	if (rdma_create_qp(q->id, q->pd, &attr)) {
-		perror("rdma_create_qp");
-		return EX_USAGE;
-	}
-	for (i = 0; i < nrecv; i++)
+	for (i = 0; i < q->nrecv; i++)
 		if (post_recv(q, i)) {
 			perror("ibv_post_recv");
 			return EX_USAGE;
 		}
+	return 0;
+}
 
-	if (ibv_query_device(q->id->verbs, &dattr))
-		dattr.max_qp_rd_atom = 1;
-	param.private_data = req;
-	param.private_data_len = sizeof(*req);
-	param.responder_resources = dattr.max_qp_rd_atom ? dattr.max_qp_rd_atom : 1;
-	if (g.responder && g.responder < param.responder_resources)
-		param.responder_resources = g.responder;
-	param.initiator_depth = 0;
-	param.retry_count = 7;
-	param.rnr_retry_count = 7;
-	if (rdma_connect(q->id, &param)) {
-		perror("rdma_connect");
-		return EX_USAGE;
-	}
-	for (;;) {
-		ev = get_event(TIMEOUT_MS);
-		if (!ev) {
-			fprintf(stderr, "qid %u: connect timed out\n", q->qid);
-			return EX_DISC;
-		}
-		if (ev->id != q->id) {
-			stray_event(ev);
-			continue;
-		}
+static void print_errno(const char *call, int err)
+{
+	fprintf(stderr, "%s: %s\n", call, strerror(err));
+}
+
+/* Why resolving or setting up a queue failed (always EX_USAGE). */
+static int queue_setup_failed(const struct cm_status *st)
+{
+	switch (st->fail) {
+	case CM_BAD_DST:
+		fprintf(stderr, "cannot resolve %s\n", g.addr);
+		break;
+	case CM_BAD_SRC:
+		fprintf(stderr, "cannot resolve %s\n", g.src);
+		break;
+	case CM_CREATE_ID:
+		print_errno("rdma_create_id", st->err);
+		break;
+	case CM_RESOLVE_ADDR:
+		print_errno("rdma_resolve_addr", st->err);
+		break;
+	case CM_ADDR_EVENT:
+		fprintf(stderr, "address resolution failed (%s)\n", cm_event_str(st));
+		break;
+	case CM_RESOLVE_ROUTE:
+		print_errno("rdma_resolve_route", st->err);
+		break;
+	case CM_ROUTE_EVENT:
+		fprintf(stderr, "route resolution failed\n");
+		break;
+	case CM_RESOURCES:
+		fprintf(stderr, "out of resources\n");
+		break;
+	default:
+		print_errno("rdma_create_qp", st->err);
 		break;
 	}
-	if (ev->event == RDMA_CM_EVENT_ESTABLISHED) {
-		struct rbd_cm_rep rep;
-		enum rbd_check c;
+	return EX_USAGE;
+}
 
-		c = rbd_check_cm_rep(ev->param.conn.private_data,
-				     ev->param.conn.private_data_len, req,
-				     &rep);
-		rdma_ack_cm_event(ev);
-		if (c) {
-			printf("qid %u: bad connect reply: %s\n", q->qid,
-			       rbd_check_str(c));
-			return EX_DISC;
-		}
+/*
+ * What the target answered to @q's connect request: 0, EX_REFUSED (a
+ * reject; g.last_reject holds the reason, 0 without rbd data), EX_DISC
+ * or EX_USAGE.
+ */
+static int queue_answer(struct queue *q, const struct cm_status *st)
+{
+	switch (st->fail) {
+	case CM_OK:
 		vlog("qid %u connected\n", q->qid);
 		return 0;
-	}
-	if (ev->event == RDMA_CM_EVENT_REJECTED) {
-		struct rbd_cm_rej rej;
-		uint8_t len = ev->param.conn.private_data_len;
-
-		if (!rbd_check_cm_rej(ev->param.conn.private_data, len, &rej)) {
-			g.last_reject = rbd_le16(rej.reason);
-			printf("qid %u: connection rejected: %s (%u)\n", q->qid,
-			       rbd_reject_str(g.last_reject), g.last_reject);
-		} else {
-			g.last_reject = 0;
-			printf("qid %u: connection rejected without rbd data (status %d)\n",
-			       q->qid, ev->status);
-		}
-		rdma_ack_cm_event(ev);
+	case CM_CONNECT:
+		print_errno("rdma_connect", st->err);
+		return EX_USAGE;
+	case CM_NO_ANSWER:
+		fprintf(stderr, "qid %u: connect timed out\n", q->qid);
+		return EX_DISC;
+	case CM_BAD_REP:
+		printf("qid %u: bad connect reply: %s\n", q->qid,
+		       rbd_check_str(st->check));
+		return EX_DISC;
+	case CM_REJECTED:
+		g.last_reject = rbd_le16(st->rej.reason);
+		printf("qid %u: connection rejected: %s (%u)\n", q->qid,
+		       rbd_reject_str(g.last_reject), g.last_reject);
 		return EX_REFUSED;
+	case CM_REFUSED:
+		g.last_reject = 0;
+		printf("qid %u: connection rejected without rbd data (status %d)\n",
+		       q->qid, st->ev_status);
+		return EX_REFUSED;
+	default:
+		printf("qid %u: connect failed: %s\n", q->qid, cm_event_str(st));
+		return EX_DISC;
 	}
-	printf("qid %u: connect failed: %s\n", q->qid,
-	       rdma_event_str(ev->event));
-	rdma_ack_cm_event(ev);
-	return EX_DISC;
+}
+
+/*
+ * Connect queue @q with connect request @req, sent as given (hostile
+ * cases make it malformed). Returns 0, EX_REFUSED (reject; g.last_reject
+ * holds the reason) or EX_DISC/EX_USAGE on other failures.
+ */
+static int queue_connect(struct queue *q, const struct rbd_cm_req *req,
+			 uint32_t recv_size, uint32_t nrecv, uint32_t data_size)
+{
+	struct cm_qp_caps caps = { .comp_channel = true };
+	struct cm_status st;
+	int responder, ret;
+
+	queue_size(q, req, recv_size, nrecv, data_size);
+	caps.cq_entries = 2 * (nrecv + q->nsend) + 8;
+	caps.max_send_wr = q->nsend;
+	caps.max_recv_wr = nrecv;
+	q->cm.ech = g.ech;
+	q->cm.stray = stray_event;
+	if (cm_resolve(&q->cm, g.addr, g.port, g.src, false, &client_timeouts, &st) ||
+	    cm_setup_qp(&q->cm, &caps, &st))
+		return queue_setup_failed(&st);
+	ret = queue_bufs(q);
+	if (ret)
+		return ret;
+	responder = cm_max_responder(&q->cm);
+	if (g.responder && g.responder < responder)
+		responder = g.responder;
+	cm_connect(&q->cm, req, (uint8_t)responder, client_timeouts.connect, &st);
+	return queue_answer(q, &st);
 }
 
 static uint8_t *send_slot(struct queue *q, uint32_t i)
@@ -461,7 +419,7 @@ static int post_send_imm(struct queue *q, void *buf, uint32_t len,
 
 	if (with_imm)
 		wr.imm_data = htonl(imm);
-	return ibv_post_send(q->id->qp, &wr, &bad);
+	return ibv_post_send(q->cm.id->qp, &wr, &bad);
 }
 
 static int post_send(struct queue *q, void *buf, uint32_t len)
@@ -482,12 +440,12 @@ static int wait_recv(struct queue *q, uint8_t **buf, uint32_t *idx,
 
 	for (;;) {
 		struct pollfd p[2] = {
-			{ .fd = q->ch->fd, .events = POLLIN },
+			{ .fd = q->cm.ch->fd, .events = POLLIN },
 			{ .fd = g.ech->fd, .events = POLLIN },
 		};
 		int n, left;
 
-		while ((n = ibv_poll_cq(q->cq, 1, &wc)) > 0) {
+		while ((n = ibv_poll_cq(q->cm.cq, 1, &wc)) > 0) {
 			if (wc.status != IBV_WC_SUCCESS) {
 				vlog("qid %u: completion error %s\n", q->qid,
 				     ibv_wc_status_str(wc.status));
@@ -508,7 +466,7 @@ static int wait_recv(struct queue *q, uint8_t **buf, uint32_t *idx,
 		if (poll(p, 2, left) <= 0)
 			continue;
 		if (p[1].revents) {
-			struct rdma_cm_event *ev = get_event(0);
+			struct rdma_cm_event *ev = cm_get_event(g.ech, 0);
 
 			if (ev)
 				stray_event(ev);
@@ -517,7 +475,7 @@ static int wait_recv(struct queue *q, uint8_t **buf, uint32_t *idx,
 			struct ibv_cq *cq;
 			void *ctx;
 
-			if (!ibv_get_cq_event(q->ch, &cq, &ctx)) {
+			if (!ibv_get_cq_event(q->cm.ch, &cq, &ctx)) {
 				ibv_ack_cq_events(cq, 1);
 				ibv_req_notify_cq(cq, 0);
 			}
@@ -562,19 +520,6 @@ static void fill_hdr(struct rbd_hdr *h, uint8_t op, uint32_t len, uint64_t tag)
 	h->tag = rbd_cpu_to_le64(tag);
 }
 
-static void fill_cm_req(struct rbd_cm_req *r, uint16_t qid, uint16_t depth,
-			uint64_t features, uint64_t handle)
-{
-	memset(r, 0, sizeof(*r));
-	r->magic = rbd_cpu_to_le32(RBD_CM_MAGIC);
-	r->version = rbd_cpu_to_le16(RBD_PROTO_VERSION);
-	r->length = rbd_cpu_to_le16(sizeof(*r));
-	r->qid = rbd_cpu_to_le16(qid);
-	r->queue_depth = rbd_cpu_to_le16(depth);
-	r->features = rbd_cpu_to_le64(features);
-	r->session_handle = rbd_cpu_to_le64(handle);
-}
-
 /* Connect queue 0, LOGIN, connect the I/O queues. */
 static int session_open(int nqueues)
 {
@@ -585,8 +530,8 @@ static int session_open(int nqueues)
 	int ret, i, n;
 	uint16_t status;
 
-	if (!g.q[0].id) {	/* else connected by discover-check */
-		fill_cm_req(&cr, 0, 0, g.features, 0);
+	if (!g.q[0].cm.id) {	/* else connected by discover-check */
+		cm_req_init(&cr, 0, 0, g.features, 0);
 		ret = queue_connect(&g.q[0], &cr, RBD_CTRL_CAPSULE_MAX,
 				    RBD_CTRL_SLOTS, 0);
 		if (ret)
@@ -635,7 +580,7 @@ static int session_open(int nqueues)
 		uint16_t depth = rbd_le16(g.grant.queue_depth);
 		struct queue *q = &g.q[i];
 
-		fill_cm_req(&cr, i, depth, rbd_le64(g.grant.features),
+		cm_req_init(&cr, i, depth, rbd_le64(g.grant.features),
 			    rbd_le64(g.grant.session_handle));
 		ret = queue_connect(q, &cr,
 				    rbd_rsp_capsule_max(rbd_le32(g.grant.imm_read_size)),
@@ -1446,17 +1391,10 @@ static const struct {
 	[H_SEND_IMM]		= { "SEND with immediate data", E_DISC },
 };
 
-/* Build hostile capsule @h in @buf; returns its length. */
-static uint32_t build_hostile(struct queue *q, uint8_t *buf, enum hcase h,
-			      uint64_t tag)
+/* Header cases of hostile capsule @h (@len bytes); its new length. */
+static uint32_t hostile_hdr(struct queue *q, struct rbd_cmd *cmd,
+			    enum hcase h, uint32_t len)
 {
-	struct rbd_cmd *cmd = (struct rbd_cmd *)buf;
-	struct rbd_desc *d = (struct rbd_desc *)(cmd + 1);
-	uint32_t bs = g.block_size, len, i;
-	uint8_t cdb[16];
-
-	rw_cdb(cdb, false, 0, 1);
-	len = build_cmd(q, buf, tag, cdb, 16, RBD_DIR_READ, bs, M_DESC);
 	switch (h) {
 	case H_SHORT:
 		len = 40;
@@ -1486,6 +1424,16 @@ static uint32_t build_hostile(struct queue *q, uint8_t *buf, enum hcase h,
 	case H_INV_NOFEAT:
 		cmd->hdr.flags = rbd_cpu_to_le16(RBD_CMD_F_INVALIDATE);
 		break;
+	default:
+		break;
+	}
+	return len;
+}
+
+/* Command field cases of hostile capsule @h. */
+static void hostile_fields(struct rbd_cmd *cmd, enum hcase h)
+{
+	switch (h) {
 	case H_RESERVED:
 		cmd->reserved[3] = 1;
 		break;
@@ -1506,6 +1454,28 @@ static uint32_t build_hostile(struct queue *q, uint8_t *buf, enum hcase h,
 		cmd->cdb[7] = 32;	/* 40 bytes */
 		cmd->cdb_len = 32;
 		break;
+	case H_DIR_BIDI:
+		cmd->dir = RBD_DIR_BIDI;
+		break;
+	case H_DIR_NONE_DATA:
+		cmd->dir = RBD_DIR_NONE;
+		break;
+	case H_DIR_READ_ZERO:
+		cmd->data_length = 0;
+		break;
+	default:
+		break;
+	}
+}
+
+/* Data cases of hostile capsule @h (@len bytes); its new length. */
+static uint32_t hostile_data(struct queue *q, struct rbd_cmd *cmd,
+			     enum hcase h, uint32_t len)
+{
+	struct rbd_desc *d = (struct rbd_desc *)(cmd + 1);
+	uint32_t bs = g.block_size, i;
+
+	switch (h) {
 	case H_TOO_MANY_DESC:
 		cmd->nr_desc = rbd_cpu_to_le16(q->lim.max_desc + 1);
 		for (i = 1; i <= q->lim.max_desc; i++)
@@ -1516,15 +1486,6 @@ static uint32_t build_hostile(struct queue *q, uint8_t *buf, enum hcase h,
 	case H_DATA_TOO_LONG:
 		cmd->data_length = rbd_cpu_to_le32(q->lim.max_io_bytes + 4096);
 		d[0].len = cmd->data_length;
-		break;
-	case H_DIR_BIDI:
-		cmd->dir = RBD_DIR_BIDI;
-		break;
-	case H_DIR_NONE_DATA:
-		cmd->dir = RBD_DIR_NONE;
-		break;
-	case H_DIR_READ_ZERO:
-		cmd->data_length = 0;
 		break;
 	case H_DESC_SUM:
 		d[0].len = rbd_cpu_to_le32(bs - 1);
@@ -1560,6 +1521,75 @@ static uint32_t build_hostile(struct queue *q, uint8_t *buf, enum hcase h,
 	return len;
 }
 
+/* Build hostile capsule @h in @buf; returns its length. */
+static uint32_t build_hostile(struct queue *q, uint8_t *buf, enum hcase h,
+			      uint64_t tag)
+{
+	struct rbd_cmd *cmd = (struct rbd_cmd *)buf;
+	uint32_t len;
+	uint8_t cdb[16];
+
+	rw_cdb(cdb, false, 0, 1);
+	len = build_cmd(q, buf, tag, cdb, 16, RBD_DIR_READ, g.block_size, M_DESC);
+	len = hostile_hdr(q, cmd, h, len);
+	hostile_fields(cmd, h);
+	return hostile_data(q, cmd, h, len);
+}
+
+/*
+ * H_REUSED: a large WRITE with tag @tag in @buf and its copy in one post:
+ * the target reads the data with RDMA READ before it can answer, and the
+ * copy arrives before that READ can complete.
+ */
+static void post_reused(struct queue *q, uint8_t *buf, uint64_t tag)
+{
+	uint8_t cdb[16];
+	uint32_t max = q->lim.max_io_bytes, len;
+	struct ibv_sge sge[2];
+	struct ibv_send_wr wr[2], *bad;
+
+	rw_cdb(cdb, true, 0, max / g.block_size);
+	len = build_cmd(q, buf, tag, cdb, 16, RBD_DIR_WRITE, max, M_DESC);
+	memcpy(send_slot(q, 2), buf, len);
+	memset(wr, 0, sizeof(wr));
+	for (int i = 0; i < 2; i++) {
+		sge[i].addr = (uintptr_t)send_slot(q, 1 + i);
+		sge[i].length = len;
+		sge[i].lkey = q->send_mr->lkey;
+		wr[i].sg_list = &sge[i];
+		wr[i].num_sge = 1;
+		wr[i].opcode = IBV_WR_SEND;
+		wr[i].send_flags = IBV_SEND_SIGNALED;
+		wr[i].next = i ? NULL : &wr[1];
+	}
+	ibv_post_send(q->cm.id->qp, wr, &bad);
+}
+
+/* How the target answered hostile case @h (tag @tag): an expect_str. */
+static const char *hostile_answer(struct queue *q, enum hcase h, uint64_t tag,
+				  char *buf, size_t size)
+{
+	int ret;
+
+	for (;;) {
+		ret = wait_rsp(q, tag, 5000);
+		if (ret == EX_DISC)
+			return expect_str[E_DISC];
+		if (ret == -2)
+			return "no answer";
+		if (h == H_REUSED && g.status == 0)
+			continue;	/* the first READ's answer */
+		if (g.status == 2 && g.sense_len >= 14 &&
+		    (g.sense[2] & 0xf) == 5 && g.sense[12] == 0x0e &&
+		    g.sense[13] == 0x03)
+			return expect_str[E_CHECK];
+		if (g.status == 8 && !g.sense_len)
+			return expect_str[E_BUSY];
+		snprintf(buf, size, "status %#x", g.status);
+		return buf;
+	}
+}
+
 static int run_hostile(enum hcase h)
 {
 	struct queue *q;
@@ -1582,7 +1612,7 @@ static int run_hostile(enum hcase h)
 		return EX_DISC;
 	}
 	if (h == H_SEND_IMM &&
-	    q->id->verbs->device->transport_type == IBV_TRANSPORT_IWARP) {
+	    q->cm.id->verbs->device->transport_type == IBV_TRANSPORT_IWARP) {
 		/* iWARP has no immediate data to send. */
 		disconnect_all();
 		printf("hostile %s: skipped (iWARP)\n", hcases[h].name);
@@ -1591,64 +1621,14 @@ static int run_hostile(enum hcase h)
 	tag = next_tag(q, q->depth);
 	buf = send_slot(q, 1);
 	if (h == H_REUSED) {
-		/*
-		 * A large WRITE and its copy in one post: the target reads
-		 * the data with RDMA READ before it can answer, and the
-		 * copy arrives before that READ can complete.
-		 */
-		uint8_t cdb[16];
-		uint32_t max = q->lim.max_io_bytes;
-		struct ibv_sge sge[2];
-		struct ibv_send_wr wr[2], *bad;
-
-		rw_cdb(cdb, true, 0, max / g.block_size);
-		len = build_cmd(q, buf, tag, cdb, 16, RBD_DIR_WRITE, max,
-				M_DESC);
-		memcpy(send_slot(q, 2), buf, len);
-		memset(wr, 0, sizeof(wr));
-		for (int i = 0; i < 2; i++) {
-			sge[i].addr = (uintptr_t)send_slot(q, 1 + i);
-			sge[i].length = len;
-			sge[i].lkey = q->send_mr->lkey;
-			wr[i].sg_list = &sge[i];
-			wr[i].num_sge = 1;
-			wr[i].opcode = IBV_WR_SEND;
-			wr[i].send_flags = IBV_SEND_SIGNALED;
-			wr[i].next = i ? NULL : &wr[1];
-		}
-		ibv_post_send(q->id->qp, wr, &bad);
+		post_reused(q, buf, tag);
 	} else {
 		len = build_hostile(q, buf, h, tag);
 		/* H_SEND_IMM: a valid capsule, but with immediate data. */
 		post_send_imm(q, buf, len, h == H_SEND_IMM,
 			      (uint32_t)rbd_tag_slot(tag));
 	}
-
-	got = NULL;
-	for (;;) {
-		ret = wait_rsp(q, tag, 5000);
-		if (ret == EX_DISC) {
-			got = expect_str[E_DISC];
-			break;
-		}
-		if (ret == -2) {
-			got = "no answer";
-			break;
-		}
-		if (h == H_REUSED && g.status == 0)
-			continue;	/* the first READ's answer */
-		if (g.status == 2 && g.sense_len >= 14 &&
-		    (g.sense[2] & 0xf) == 5 && g.sense[12] == 0x0e &&
-		    g.sense[13] == 0x03)
-			got = expect_str[E_CHECK];
-		else if (g.status == 8 && !g.sense_len)
-			got = expect_str[E_BUSY];
-		else {
-			snprintf(gotbuf, sizeof(gotbuf), "status %#x", g.status);
-			got = gotbuf;
-		}
-		break;
-	}
+	got = hostile_answer(q, h, tag, gotbuf, sizeof(gotbuf));
 	disconnect_all();
 	ret = strcmp(got, expect_str[hcases[h].expect]) ? EX_HOSTILE : 0;
 	printf("hostile %s: %s%s%s\n", hcases[h].name, got,
@@ -1667,7 +1647,7 @@ static int hostile_conn(const char *name, struct rbd_cm_req *cr,
 	ret = queue_connect(q, cr, RBD_CTRL_CAPSULE_MAX,
 			    rbd_le16(cr->queue_depth) + RBD_CTRL_SLOTS, 4096);
 	if (!ret)
-		rdma_disconnect(q->id);
+		rdma_disconnect(q->cm.id);
 	drain_cm_events();
 	queue_free(q);
 	if (ret == EX_REFUSED && g.last_reject == expect) {
@@ -1687,7 +1667,7 @@ static int hostile_ctrl(const char *name, bool before_login)
 	int n, ret;
 
 	if (before_login) {
-		fill_cm_req(&cr, 0, 0, g.features, 0);
+		cm_req_init(&cr, 0, 0, g.features, 0);
 		ret = queue_connect(q, &cr, RBD_CTRL_CAPSULE_MAX,
 				    RBD_CTRL_SLOTS, 0);
 	} else {
@@ -1752,7 +1732,7 @@ static int cmd_discover_check(void)
 	uint32_t nr;
 	int st, ret;
 
-	fill_cm_req(&cr, 0, 0, g.features, 0);
+	cm_req_init(&cr, 0, 0, g.features, 0);
 	ret = queue_connect(&g.q[0], &cr, RBD_CTRL_CAPSULE_MAX, RBD_CTRL_SLOTS,
 			    0);
 	if (ret)
@@ -1803,16 +1783,16 @@ static int cmd_hostile(void)
 	}
 
 	/* Connect requests. */
-	fill_cm_req(&cr, 0, 0, 0, 0);
+	cm_req_init(&cr, 0, 0, 0, 0);
 	cr.magic = 0;
 	worst |= hostile_conn("bad magic", &cr, RBD_REJ_BAD_REQUEST) ? EX_HOSTILE : 0;
-	fill_cm_req(&cr, 0, 0, 0, 0);
+	cm_req_init(&cr, 0, 0, 0, 0);
 	cr.version = rbd_cpu_to_le16(RBD_PROTO_VERSION + 1);
 	worst |= hostile_conn("bad version", &cr, RBD_REJ_VERSION) ? EX_HOSTILE : 0;
-	fill_cm_req(&cr, 0, 0, 0, 0);
+	cm_req_init(&cr, 0, 0, 0, 0);
 	cr.reserved = rbd_cpu_to_le32(1);
 	worst |= hostile_conn("reserved field", &cr, RBD_REJ_BAD_REQUEST) ? EX_HOSTILE : 0;
-	fill_cm_req(&cr, 1, 4, 0, 0x1234);
+	cm_req_init(&cr, 1, 4, 0, 0x1234);
 	worst |= hostile_conn("unknown session", &cr, RBD_REJ_UNKNOWN_SESSION) ? EX_HOSTILE : 0;
 
 	/* Joins against a live session of two queues, one connected. */
@@ -1821,19 +1801,19 @@ static int cmd_hostile(void)
 	g.join_max = MAX_QUEUES;
 	if (ret == 0) {
 		handle = rbd_le64(g.grant.session_handle);
-		fill_cm_req(&cr, 1, rbd_le16(g.grant.queue_depth),
+		cm_req_init(&cr, 1, rbd_le16(g.grant.queue_depth),
 			    rbd_le64(g.grant.features), handle);
 		worst |= hostile_conn("qid already connected", &cr,
 				      RBD_REJ_INVALID_QID) ? EX_HOSTILE : 0;
-		fill_cm_req(&cr, rbd_le16(g.grant.nr_queues) + 1, 4,
+		cm_req_init(&cr, rbd_le16(g.grant.nr_queues) + 1, 4,
 			    rbd_le64(g.grant.features), handle);
 		worst |= hostile_conn("qid beyond nr_queues", &cr,
 				      RBD_REJ_INVALID_QID) ? EX_HOSTILE : 0;
-		fill_cm_req(&cr, 2, rbd_le16(g.grant.queue_depth) + 1,
+		cm_req_init(&cr, 2, rbd_le16(g.grant.queue_depth) + 1,
 			    rbd_le64(g.grant.features), handle);
 		worst |= hostile_conn("depth above grant", &cr,
 				      RBD_REJ_LIMITS) ? EX_HOSTILE : 0;
-		fill_cm_req(&cr, 2, rbd_le16(g.grant.queue_depth),
+		cm_req_init(&cr, 2, rbd_le16(g.grant.queue_depth),
 			    rbd_le64(g.grant.features) | RBD_FEAT_CREDIT_WINDOW,
 			    handle);
 		worst |= hostile_conn("features differ from the grant", &cr,
@@ -1871,7 +1851,7 @@ static int cmd_flood(int n, int hold, bool churn)
 	if (!qs)
 		return EX_USAGE;
 	g.ctrl_only = true;
-	fill_cm_req(&cr, 0, 0, g.features, 0);
+	cm_req_init(&cr, 0, 0, g.features, 0);
 	for (i = 0; i < n && now_ms() < end; i++) {
 		ret = queue_connect(&qs[i], &cr, RBD_CTRL_CAPSULE_MAX,
 				    RBD_CTRL_SLOTS, 0);
@@ -1884,22 +1864,22 @@ static int cmd_flood(int n, int hold, bool churn)
 			failed++;
 		if (ret || churn) {
 			if (!ret)
-				rdma_disconnect(qs[i].id);
+				rdma_disconnect(qs[i].cm.id);
 			drain_cm_events();
 			queue_free(&qs[i]);
 		}
 	}
 	while (!churn && now_ms() < end) {
-		ev = get_event(end - now_ms());
+		ev = cm_get_event(g.ech, end - now_ms());
 		if (ev)
 			stray_event(ev);
 	}
 	for (i = 0; i < n; i++)
-		if (qs[i].id)
-			rdma_disconnect(qs[i].id);
+		if (qs[i].cm.id)
+			rdma_disconnect(qs[i].cm.id);
 	drain_cm_events();
 	for (i = 0; i < n; i++)
-		if (qs[i].id)
+		if (qs[i].cm.id)
 			queue_free(&qs[i]);
 	free(qs);
 	printf("flood: %d accepted, %d refused (no resources), %d failed\n",
@@ -2009,80 +1989,112 @@ static uint64_t storm_post(struct queue *q, uint8_t dir, uint64_t lun,
 	return post_send(q, buf, len) ? 0 : tag;
 }
 
+/* S_MUTATE: a READ with 1 to 4 random bytes flipped. */
+static void storm_mutate(struct queue *q)
+{
+	int ret;
+
+	storm_post(q, RBD_DIR_READ, g.lun, 1 + (int)rnd(4));
+	ret = wait_rsp(q, TAG_ANY, 3000);
+	if (ret == -2)
+		st.silent++;	/* e.g. mutated into a NOP */
+	else if (ret)
+		st.disconnects++;
+	else
+		st.answered++;
+}
+
+/* S_REUSE: a READ sent twice with one tag. */
+static void storm_reuse(struct queue *q)
+{
+	uint64_t tag = storm_post(q, RBD_DIR_READ, g.lun, 0);
+	uint8_t *buf = send_slot(q, tag);
+	int ret;
+
+	post_send(q, buf, rbd_le32(((struct rbd_hdr *)buf)->length));
+	ret = wait_rsp(q, tag, TIMEOUT_MS);
+	if (!ret)
+		ret = wait_rsp(q, tag, TIMEOUT_MS);
+	if (ret == -2) {
+		st.hangs++;
+		printf("storm: reused tag: neither answer nor disconnect\n");
+	} else {
+		st.disconnects += ret != 0;
+	}
+}
+
+/* S_ABORT: ABORT TASK racing the READ it names. */
+static void storm_abort(struct queue *q)
+{
+	uint64_t tag = storm_post(q, RBD_DIR_READ, g.lun, 0);
+	int ret;
+
+	if (tmf_request(RBD_TMF_ABORT_TASK, tag)) {
+		st.disconnects++;
+		return;
+	}
+	/* Aborted or not, the READ gets exactly one response. */
+	ret = wait_rsp(q, tag, TIMEOUT_MS);
+	if (ret == -2) {
+		st.hangs++;
+		printf("storm: abort race: the READ was never answered (TMF response %d)\n",
+		       tmf_response);
+	}
+	st.answered += !ret;
+	st.disconnects += ret == EX_DISC;
+}
+
+/* S_DROP: a WRITE of max_io bytes, the session dropped in the middle. */
+static void storm_drop(struct queue *q)
+{
+	uint64_t tag = next_tag(q, q->depth);
+	uint32_t n = q->lim.max_io_bytes / g.block_size;
+	uint8_t *buf = send_slot(q, tag);
+	uint8_t cdb[16];
+
+	rw_cdb(cdb, true, 0, n);
+	post_send(q, buf, build_cmd(q, buf, tag, cdb, 16, RBD_DIR_WRITE,
+				    n * g.block_size, M_DESC));
+}
+
+/* S_JOIN: a queue join with a made-up session handle. */
+static void storm_join(void)
+{
+	struct rbd_cm_req cr;
+
+	cm_req_init(&cr, 1, 1, rbd_le64(g.grant.features),
+		    ((uint64_t)rnd(UINT32_MAX) << 32) | rnd(UINT32_MAX));
+	if (!queue_connect(&g.q[MAX_QUEUES], &cr, RBD_CTRL_CAPSULE_MAX,
+			   1 + RBD_CTRL_SLOTS, 4096)) {
+		st.violations++;
+		printf("storm: a join with a made-up handle was accepted\n");
+		rdma_disconnect(g.q[MAX_QUEUES].cm.id);
+	}
+	drain_cm_events();
+	queue_free(&g.q[MAX_QUEUES]);
+}
+
 static void storm_act(enum storm_act a)
 {
 	struct queue *q = &g.q[1];
-	struct rbd_cm_req cr;
 	uint64_t tag;
-	int ret;
 
 	st.acts[a]++;
 	switch (a) {
 	case S_MUTATE:
-		storm_post(q, RBD_DIR_READ, g.lun, 1 + (int)rnd(4));
-		ret = wait_rsp(q, TAG_ANY, 3000);
-		if (ret == -2)
-			st.silent++;	/* e.g. mutated into a NOP */
-		else if (ret)
-			st.disconnects++;
-		else
-			st.answered++;
+		storm_mutate(q);
 		break;
 	case S_REUSE:
-		tag = storm_post(q, RBD_DIR_READ, g.lun, 0);
-		post_send(q, send_slot(q, tag), rbd_le32(((struct rbd_hdr *)
-						send_slot(q, tag))->length));
-		ret = wait_rsp(q, tag, TIMEOUT_MS);
-		if (!ret)
-			ret = wait_rsp(q, tag, TIMEOUT_MS);
-		if (ret == -2) {
-			st.hangs++;
-			printf("storm: reused tag: neither answer nor disconnect\n");
-		} else {
-			st.disconnects += ret != 0;
-		}
+		storm_reuse(q);
 		break;
 	case S_ABORT:
-		tag = storm_post(q, RBD_DIR_READ, g.lun, 0);
-		if (tmf_request(RBD_TMF_ABORT_TASK, tag)) {
-			st.disconnects++;
-			break;
-		}
-		/* Aborted or not, the READ gets exactly one response. */
-		ret = wait_rsp(q, tag, TIMEOUT_MS);
-		if (ret == -2) {
-			st.hangs++;
-			printf("storm: abort race: the READ was never answered (TMF response %d)\n",
-			       tmf_response);
-		}
-		st.answered += !ret;
-		st.disconnects += ret == EX_DISC;
+		storm_abort(q);
 		break;
 	case S_DROP:
-		tag = next_tag(q, q->depth);
-		{
-			uint8_t cdb[16];
-			uint32_t n = q->lim.max_io_bytes / g.block_size;
-			uint8_t *buf = send_slot(q, tag);
-
-			rw_cdb(cdb, true, 0, n);
-			post_send(q, buf, build_cmd(q, buf, tag, cdb, 16,
-						    RBD_DIR_WRITE,
-						    n * g.block_size, M_DESC));
-		}
+		storm_drop(q);
 		break;
 	case S_JOIN:
-		fill_cm_req(&cr, 1, 1, rbd_le64(g.grant.features),
-			    ((uint64_t)rnd(UINT32_MAX) << 32) | rnd(UINT32_MAX));
-		ret = queue_connect(&g.q[MAX_QUEUES], &cr, RBD_CTRL_CAPSULE_MAX,
-				    1 + RBD_CTRL_SLOTS, 4096);
-		if (!ret) {
-			st.violations++;
-			printf("storm: a join with a made-up handle was accepted\n");
-			rdma_disconnect(g.q[MAX_QUEUES].id);
-		}
-		drain_cm_events();
-		queue_free(&g.q[MAX_QUEUES]);
+		storm_join();
 		break;
 	case S_LUN:
 		tag = storm_post(q, RBD_DIR_READ, g.lun ? 0 : 1, 0);
@@ -2155,7 +2167,7 @@ static int auth_connect(uint64_t features)
 	struct rbd_cm_req cr;
 
 	disconnect_all();
-	fill_cm_req(&cr, 0, 0, features, 0);
+	cm_req_init(&cr, 0, 0, features, 0);
 	return queue_connect(&g.q[0], &cr, RBD_CTRL_CAPSULE_MAX,
 			     RBD_CTRL_SLOTS, 0);
 }
@@ -2296,19 +2308,11 @@ static void usage(void)
 	exit(EX_USAGE);
 }
 
-int main(int argc, char **argv)
+/* The options before the commands, into g; exits with usage() if wrong. */
+static void parse_opts(int argc, char **argv)
 {
-	int opt, i, ret = 0;
+	int opt;
 
-	setvbuf(stdout, NULL, _IOLBF, 0);
-	/*
-	 * siw transmits a user QP's first work request in the context of
-	 * the ibv_post_send() call, on a kernel TCP socket; if the target
-	 * has just reset the connection (hostile input is answered with a
-	 * disconnect), that send raises SIGPIPE in this process. A post on
-	 * a dead connection is an error to report, not a reason to die.
-	 */
-	signal(SIGPIPE, SIG_IGN);
 	while ((opt = getopt(argc, argv, "a:s:p:t:i:l:Q:d:R:K:v")) != -1) {
 		switch (opt) {
 		case 'a':
@@ -2352,7 +2356,208 @@ int main(int argc, char **argv)
 	    g.nqueues < 1 || g.nqueues > MAX_QUEUES - 1 || g.depth < 1 ||
 	    g.responder < 0 || g.responder > 255)
 		usage();
+}
 
+/*
+ * The commands that make their own sessions and run alone: @a holds the
+ * command and its @n - 1 arguments. Returns the exit status, or -1 when
+ * a[0] is none of them.
+ */
+static int run_alone(char **a, int n)
+{
+	if (!strcmp(a[0], "hostile"))
+		return cmd_hostile();
+	if (!strcmp(a[0], "flood")) {
+		if (n < 3 || atoi(a[1]) < 1 || atoi(a[2]) < 1)
+			usage();
+		return cmd_flood(atoi(a[1]), atoi(a[2]),
+				 n > 3 && !strcmp(a[3], "churn"));
+	}
+	if (!strcmp(a[0], "authcheck")) {
+		if (n < 3)
+			usage();
+		return cmd_authcheck(a[1], a[2]);
+	}
+	if (!strcmp(a[0], "discover-check"))
+		return cmd_discover_check();
+	return -1;
+}
+
+/*
+ * The commands of a session, run in order (rbd-client's usage). Each
+ * handler gets its arguments @a (@n of them, at least the entry's
+ * nargs) and sets *@used to how many it took.
+ */
+static int run_login(char **a, int n, int *used)
+{
+	(void)a;
+	(void)n;
+	(void)used;
+	printf("login: ok, %u queues, depth %u, max_io %u, inline %u, imm %u, max_desc %u\n",
+	       rbd_le16(g.grant.nr_queues), rbd_le16(g.grant.queue_depth),
+	       rbd_le32(g.grant.max_io_bytes), rbd_le32(g.grant.inline_write_size),
+	       rbd_le32(g.grant.imm_read_size), rbd_le16(g.grant.max_desc));
+	return 0;
+}
+
+/* The optional MODE word @m of write or read when it is one of @ok. */
+static const char *mode_word(const char *m, const char *ok1, const char *ok2,
+			     const char *ok3)
+{
+	if (m && strcmp(m, ok1) && strcmp(m, ok2) && strcmp(m, ok3))
+		return NULL;
+	return m;
+}
+
+static int run_write(char **a, int n, int *used)
+{
+	const char *m = mode_word(n > 2 ? a[2] : NULL, "desc", "multi", "inline");
+
+	*used = 2 + (m != NULL);
+	return cmd_write(strtoull(a[0], NULL, 0), a[1], parse_mode(m, M_DESC));
+}
+
+static int run_read(char **a, int n, int *used)
+{
+	const char *m = mode_word(n > 3 ? a[3] : NULL, "desc", "multi", "imm");
+
+	*used = 3 + (m != NULL);
+	return cmd_read(strtoull(a[0], NULL, 0), strtoul(a[1], NULL, 0), a[2],
+			parse_mode(m, M_DESC));
+}
+
+static int run_verify(char **a, int n, int *used)
+{
+	(void)n;
+	*used = 2;
+	return cmd_verify(strtoull(a[0], NULL, 0), strtoul(a[1], NULL, 0));
+}
+
+static int run_io(char **a, int n, int *used)
+{
+	if (n > 2 && isdigit((unsigned char)a[1][0])) {
+		*used = 3;
+		return cmd_io(atoi(a[0]), strtoull(a[1], NULL, 0),
+			      strtoull(a[2], NULL, 0));
+	}
+	*used = 1;
+	return cmd_io(atoi(a[0]), 0, 0);
+}
+
+static int run_reset(char **a, int n, int *used)
+{
+	(void)n;
+	*used = 1;
+	return cmd_reset(atoi(a[0]));
+}
+
+static int run_tmf(char **a, int n, int *used)
+{
+	(void)n;
+	*used = 1;
+	return cmd_tmf(atoi(a[0]));
+}
+
+static int run_tmflun(char **a, int n, int *used)
+{
+	(void)n;
+	*used = 2;
+	return tmf_request_lun(strtoull(a[0], NULL, 0), atoi(a[1]), 0);
+}
+
+static int run_raw(char **a, int n, int *used)
+{
+	(void)n;
+	*used = 4;
+	return cmd_raw(a[0], strtoul(a[1], NULL, 0), strtoull(a[2], NULL, 0),
+		       a[3]);
+}
+
+static int run_storm(char **a, int n, int *used)
+{
+	(void)n;
+	*used = 2;
+	return cmd_storm(atoi(a[0]), strtoull(a[1], NULL, 0));
+}
+
+static int run_churn(char **a, int n, int *used)
+{
+	(void)n;
+	*used = 2;
+	disconnect_all();
+	return cmd_churn(atoi(a[0]), atoi(a[1]));
+}
+
+static int run_readcap(void)
+{
+	return cmd_readcap(false);
+}
+
+static const struct session_cmd {
+	const char *name;
+	int nargs;				/* arguments it needs */
+	int (*run)(char **a, int n, int *used);
+	int (*run0)(void);			/* or this, without any */
+} session_cmds[] = {
+	{ "login", 0, run_login, NULL },
+	{ "inquiry", 0, NULL, cmd_inquiry },
+	{ "readcap", 0, NULL, run_readcap },
+	{ "write", 2, run_write, NULL },
+	{ "read", 3, run_read, NULL },
+	{ "verify", 2, run_verify, NULL },
+	{ "io", 1, run_io, NULL },
+	{ "nop", 0, NULL, cmd_nop },
+	{ "abort", 0, NULL, cmd_abort },
+	{ "reset", 1, run_reset, NULL },
+	{ "tmf", 1, run_tmf, NULL },
+	{ "tmflun", 2, run_tmflun, NULL },
+	{ "raw", 4, run_raw, NULL },
+	{ "storm", 2, run_storm, NULL },
+	{ "churn", 2, run_churn, NULL },
+	{ "stats", 0, NULL, cmd_stats },
+	{ "logout", 0, NULL, cmd_logout },
+};
+#define N_SESSION_CMDS	((int)(sizeof(session_cmds) / sizeof(session_cmds[0])))
+
+/* Run the @n words of @a as commands, until one fails; its status. */
+static int run_session(char **a, int n)
+{
+	int i, k, used, ret = 0;
+
+	for (i = 0; i < n && !ret; i += 1 + used) {
+		const struct session_cmd *c = NULL;
+
+		for (k = 0; k < N_SESSION_CMDS; k++)
+			if (!strcmp(a[i], session_cmds[k].name) &&
+			    n - i - 1 >= session_cmds[k].nargs)
+				c = &session_cmds[k];
+		used = 0;
+		if (!c) {
+			fprintf(stderr, "bad command '%s'\n", a[i]);
+			ret = EX_USAGE;
+		} else if (c->run0) {
+			ret = c->run0();
+		} else {
+			ret = c->run(a + i + 1, n - i - 1, &used);
+		}
+	}
+	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	int ret;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	/*
+	 * siw transmits a user QP's first work request in the context of
+	 * the ibv_post_send() call, on a kernel TCP socket; if the target
+	 * has just reset the connection (hostile input is answered with a
+	 * disconnect), that send raises SIGPIPE in this process. A post on
+	 * a dead connection is an error to report, not a reason to die.
+	 */
+	signal(SIGPIPE, SIG_IGN);
+	parse_opts(argc, argv);
 	g.ech = rdma_create_event_channel();
 	if (!g.ech) {
 		perror("rdma_create_event_channel");
@@ -2360,119 +2565,14 @@ int main(int argc, char **argv)
 	}
 	fcntl(g.ech->fd, F_SETFL, fcntl(g.ech->fd, F_GETFL) | O_NONBLOCK);
 
-	if (!strcmp(argv[optind], "hostile"))
-		return cmd_hostile();
-	if (!strcmp(argv[optind], "flood")) {
-		if (optind + 2 >= argc || atoi(argv[optind + 1]) < 1 ||
-		    atoi(argv[optind + 2]) < 1)
-			usage();
-		ret = cmd_flood(atoi(argv[optind + 1]), atoi(argv[optind + 2]),
-				optind + 3 < argc &&
-				!strcmp(argv[optind + 3], "churn"));
-		goto out;
+	ret = run_alone(argv + optind, argc - optind);
+	if (ret < 0) {
+		ret = session_open(g.nqueues);
+		if (!ret)
+			ret = cmd_readcap(true);
+		if (!ret)
+			ret = run_session(argv + optind, argc - optind);
 	}
-	if (!strcmp(argv[optind], "authcheck")) {
-		if (optind + 2 >= argc)
-			usage();
-		ret = cmd_authcheck(argv[optind + 1], argv[optind + 2]);
-		goto out;
-	}
-	if (!strcmp(argv[optind], "discover-check")) {
-		ret = cmd_discover_check();
-		goto out;
-	}
-
-	ret = session_open(g.nqueues);
-	if (ret)
-		goto out;
-	ret = cmd_readcap(true);
-	if (ret)
-		goto out;
-
-	for (i = optind; i < argc && !ret; i++) {
-		const char *c = argv[i];
-
-		if (!strcmp(c, "login")) {
-			printf("login: ok, %u queues, depth %u, max_io %u, inline %u, imm %u, max_desc %u\n",
-			       rbd_le16(g.grant.nr_queues),
-			       rbd_le16(g.grant.queue_depth),
-			       rbd_le32(g.grant.max_io_bytes),
-			       rbd_le32(g.grant.inline_write_size),
-			       rbd_le32(g.grant.imm_read_size),
-			       rbd_le16(g.grant.max_desc));
-		} else if (!strcmp(c, "inquiry")) {
-			ret = cmd_inquiry();
-		} else if (!strcmp(c, "readcap")) {
-			ret = cmd_readcap(false);
-		} else if (!strcmp(c, "write") && i + 2 < argc) {
-			const char *m = i + 3 < argc ? argv[i + 3] : NULL;
-
-			if (m && strcmp(m, "desc") && strcmp(m, "multi") &&
-			    strcmp(m, "inline"))
-				m = NULL;
-			ret = cmd_write(strtoull(argv[i + 1], NULL, 0),
-					argv[i + 2], parse_mode(m, M_DESC));
-			i += 2 + (m != NULL);
-		} else if (!strcmp(c, "read") && i + 3 < argc) {
-			const char *m = i + 4 < argc ? argv[i + 4] : NULL;
-
-			if (m && strcmp(m, "desc") && strcmp(m, "multi") &&
-			    strcmp(m, "imm"))
-				m = NULL;
-			ret = cmd_read(strtoull(argv[i + 1], NULL, 0),
-				       strtoul(argv[i + 2], NULL, 0),
-				       argv[i + 3], parse_mode(m, M_DESC));
-			i += 3 + (m != NULL);
-		} else if (!strcmp(c, "verify") && i + 2 < argc) {
-			ret = cmd_verify(strtoull(argv[i + 1], NULL, 0),
-					 strtoul(argv[i + 2], NULL, 0));
-			i += 2;
-		} else if (!strcmp(c, "io") && i + 3 < argc &&
-			   isdigit((unsigned char)argv[i + 2][0])) {
-			ret = cmd_io(atoi(argv[i + 1]),
-				     strtoull(argv[i + 2], NULL, 0),
-				     strtoull(argv[i + 3], NULL, 0));
-			i += 3;
-		} else if (!strcmp(c, "io") && i + 1 < argc) {
-			ret = cmd_io(atoi(argv[i + 1]), 0, 0);
-			i++;
-		} else if (!strcmp(c, "nop")) {
-			ret = cmd_nop();
-		} else if (!strcmp(c, "abort")) {
-			ret = cmd_abort();
-		} else if (!strcmp(c, "reset") && i + 1 < argc) {
-			ret = cmd_reset(atoi(argv[i + 1]));
-			i++;
-		} else if (!strcmp(c, "tmf") && i + 1 < argc) {
-			ret = cmd_tmf(atoi(argv[i + 1]));
-			i++;
-		} else if (!strcmp(c, "tmflun") && i + 2 < argc) {
-			ret = tmf_request_lun(strtoull(argv[i + 1], NULL, 0),
-					      atoi(argv[i + 2]), 0);
-			i += 2;
-		} else if (!strcmp(c, "raw") && i + 4 < argc) {
-			ret = cmd_raw(argv[i + 1], strtoul(argv[i + 2], NULL, 0),
-				      strtoull(argv[i + 3], NULL, 0),
-				      argv[i + 4]);
-			i += 4;
-		} else if (!strcmp(c, "storm") && i + 2 < argc) {
-			ret = cmd_storm(atoi(argv[i + 1]),
-					strtoull(argv[i + 2], NULL, 0));
-			i += 2;
-		} else if (!strcmp(c, "churn") && i + 2 < argc) {
-			disconnect_all();
-			ret = cmd_churn(atoi(argv[i + 1]), atoi(argv[i + 2]));
-			i += 2;
-		} else if (!strcmp(c, "stats")) {
-			ret = cmd_stats();
-		} else if (!strcmp(c, "logout")) {
-			ret = cmd_logout();
-		} else {
-			fprintf(stderr, "bad command '%s'\n", c);
-			ret = EX_USAGE;
-		}
-	}
-out:
 	disconnect_all();
 	rdma_destroy_event_channel(g.ech);
 	return ret;

@@ -10,7 +10,6 @@
 #include <errno.h>
 #include <getopt.h>
 #include <netdb.h>
-#include <poll.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +20,7 @@
 #include <rbd/rbd_proto_check.h>
 
 #include "auth.h"
+#include "cm.h"
 #include "output.h"
 #include "rbdadm.h"
 
@@ -96,10 +96,7 @@ void disc_result_free(struct disc_result *res)
 }
 
 struct conn {
-	struct rdma_event_channel *ech;
-	struct rdma_cm_id *id;
-	struct ibv_pd *pd;
-	struct ibv_cq *cq;
+	struct cm_conn cm;
 	struct ibv_mr *mr;
 	uint8_t *buf;		/* RBD_CTRL_SLOTS receives, then one send */
 	bool connected;
@@ -109,6 +106,12 @@ struct conn {
 #define RECV_BUF(c, i)	((c)->buf + (size_t)(i) * RBD_CTRL_CAPSULE_MAX)
 #define SEND_BUF(c)	RECV_BUF(c, RBD_CTRL_SLOTS)
 
+static const struct cm_timeouts disc_timeouts = {
+	.resolve = DISC_TIMEOUT_MS,
+	.event = DISC_TIMEOUT_MS + 1000,
+	.connect = 2 * DISC_TIMEOUT_MS,
+};
+
 static uint64_t now_ms(void)
 {
 	struct timespec ts;
@@ -117,33 +120,13 @@ static uint64_t now_ms(void)
 	return (uint64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-/* The next CM event within @ms milliseconds, or NULL. */
-static struct rdma_cm_event *cm_event(struct conn *c, int ms)
-{
-	struct pollfd p = { .fd = c->ech->fd, .events = POLLIN };
-	struct rdma_cm_event *ev;
-
-	if (poll(&p, 1, ms) <= 0 || rdma_get_cm_event(c->ech, &ev))
-		return NULL;
-	return ev;
-}
-
 static void conn_close(struct conn *c)
 {
 	if (c->connected)
-		rdma_disconnect(c->id);
-	if (c->id && c->id->qp)
-		rdma_destroy_qp(c->id);
+		rdma_disconnect(c->cm.id);
 	if (c->mr)
 		ibv_dereg_mr(c->mr);
-	if (c->cq)
-		ibv_destroy_cq(c->cq);
-	if (c->pd)
-		ibv_dealloc_pd(c->pd);
-	if (c->id)
-		rdma_destroy_id(c->id);
-	if (c->ech)
-		rdma_destroy_event_channel(c->ech);
+	cm_free(&c->cm);
 	free(c->buf);
 }
 
@@ -157,102 +140,68 @@ static int post_recv(struct conn *c, uint32_t i)
 	struct ibv_recv_wr wr = { .wr_id = i, .sg_list = &sge, .num_sge = 1 };
 	struct ibv_recv_wr *bad;
 
-	return ibv_post_recv(c->id->qp, &wr, &bad);
+	return ibv_post_recv(c->cm.id->qp, &wr, &bad);
 }
 
 /*
- * Resolve, connect queue 0. Prints the error; returns 0, or the exit
- * status: EXIT_UNREACHABLE when no rbd target answers at the portal.
+ * Address and route of @addr:@port (from @src if given) for @c. Prints
+ * the error; returns 0, or the exit status: EXIT_UNREACHABLE when
+ * nothing reaches the portal.
  */
-/* Wait for CM event @want on @c; a wrong or missing one is acknowledged. */
-static int cm_expect(struct conn *c, enum rdma_cm_event_type want, int ms,
-		     const char **what)
-{
-	struct rdma_cm_event *ev = cm_event(c, ms);
-	int ok = ev && ev->event == want;
-
-	*what = ev ? rdma_event_str(ev->event) : "timeout";
-	if (ev)
-		rdma_ack_cm_event(ev);
-	return ok ? 0 : -1;
-}
-
-/* Address and route of @addr:@port (from @src if given) for @c's id. */
 static int conn_resolve(struct conn *c, const char *addr, unsigned int port,
 			const char *src, const char *portal)
 {
-	struct addrinfo hints = { .ai_flags = AI_NUMERICHOST | AI_NUMERICSERV,
-				  .ai_socktype = SOCK_STREAM };
-	struct addrinfo *dst = NULL, *sa = NULL;
-	const char *what;
-	int rc = EXIT_UNREACHABLE;
+	struct cm_status st;
 	char ps[8];
 
 	snprintf(ps, sizeof(ps), "%u", port);
-	if (getaddrinfo(addr, ps, &hints, &dst) ||
-	    (src && getaddrinfo(src, NULL, &hints, &sa))) {
+	if (!cm_resolve(&c->cm, addr, ps, src, true, &disc_timeouts, &st))
+		return 0;
+	switch (st.fail) {
+	case CM_BAD_DST:
+	case CM_BAD_SRC:
 		err("discover: invalid address");
-		rc = EXIT_FAIL;
-		goto out;
-	}
-	c->ech = rdma_create_event_channel();
-	if (!c->ech || rdma_create_id(c->ech, &c->id, NULL, RDMA_PS_TCP)) {
-		err("discover: cannot use RDMA: %s (is rdma_ucm loaded?)", strerror(errno));
-		rc = EXIT_FAIL;
-		goto out;
-	}
-	if (rdma_resolve_addr(c->id, sa ? sa->ai_addr : NULL, dst->ai_addr,
-			      DISC_TIMEOUT_MS)) {
-		err("discover: address unreachable: %s (%s)", portal, strerror(errno));
-		goto out;
-	}
-	if (cm_expect(c, RDMA_CM_EVENT_ADDR_RESOLVED, DISC_TIMEOUT_MS + 1000, &what)) {
+		return EXIT_FAIL;
+	case CM_CREATE_ID:
+		err("discover: cannot use RDMA: %s (is rdma_ucm loaded?)", strerror(st.err));
+		return EXIT_FAIL;
+	case CM_ADDR_EVENT:
 		err("discover: address unreachable: %s (%s; no RDMA device reaches it)",
-		    portal, what);
-		goto out;
+		    portal, cm_event_str(&st));
+		return EXIT_UNREACHABLE;
+	case CM_ROUTE_EVENT:
+		err("discover: address unreachable: %s (%s)", portal, cm_event_str(&st));
+		return EXIT_UNREACHABLE;
+	default:
+		err("discover: address unreachable: %s (%s)", portal, strerror(st.err));
+		return EXIT_UNREACHABLE;
 	}
-	if (rdma_resolve_route(c->id, DISC_TIMEOUT_MS)) {
-		err("discover: address unreachable: %s (%s)", portal, strerror(errno));
-		goto out;
-	}
-	if (cm_expect(c, RDMA_CM_EVENT_ROUTE_RESOLVED, DISC_TIMEOUT_MS + 1000, &what)) {
-		err("discover: address unreachable: %s (%s)", portal, what);
-		goto out;
-	}
-	rc = 0;
-out:
-	if (dst)
-		freeaddrinfo(dst);
-	if (sa)
-		freeaddrinfo(sa);
-	return rc;
 }
 
 /* Buffers, PD, CQ, MR and QP of the resolved @c, its receives posted. */
 static int conn_setup_qp(struct conn *c)
 {
-	struct ibv_qp_init_attr attr = {};
+	static const struct cm_qp_caps caps = {
+		.cq_entries = 2 * RBD_CTRL_SLOTS + 4,
+		.max_send_wr = RBD_CTRL_SLOTS,
+		.max_recv_wr = RBD_CTRL_SLOTS,
+	};
+	struct cm_status st;
 	size_t sz;
 	int i;
 
 	sz = (size_t)(RBD_CTRL_SLOTS + 1) * RBD_CTRL_CAPSULE_MAX;
 	c->buf = aligned_alloc(4096, sz);
-	c->pd = ibv_alloc_pd(c->id->verbs);
-	c->cq = ibv_create_cq(c->id->verbs, 2 * RBD_CTRL_SLOTS + 4, NULL, NULL, 0);
-	if (!c->buf || !c->pd || !c->cq) {
-		err("discover: out of resources");
+	if (!c->buf || cm_setup_qp(&c->cm, &caps, &st)) {
+		if (!c->buf || st.fail == CM_RESOURCES)
+			err("discover: out of resources");
+		else
+			err("discover: cannot create a queue pair: %s", strerror(st.err));
 		return EXIT_FAIL;
 	}
 	memset(c->buf, 0, sz);
-	c->mr = ibv_reg_mr(c->pd, c->buf, sz, IBV_ACCESS_LOCAL_WRITE);
-	attr.send_cq = c->cq;
-	attr.recv_cq = c->cq;
-	attr.qp_type = IBV_QPT_RC;
-	attr.cap.max_send_wr = RBD_CTRL_SLOTS;
-	attr.cap.max_recv_wr = RBD_CTRL_SLOTS;
-	attr.cap.max_send_sge = 1;
-	attr.cap.max_recv_sge = 1;
-	if (!c->mr || rdma_create_qp(c->id, c->pd, &attr)) {
+	c->mr = ibv_reg_mr(c->cm.pd, c->buf, sz, IBV_ACCESS_LOCAL_WRITE);
+	if (!c->mr) {
 		err("discover: cannot create a queue pair: %s", strerror(errno));
 		return EXIT_FAIL;
 	}
@@ -264,75 +213,55 @@ static int conn_setup_qp(struct conn *c)
 	return 0;
 }
 
-/* The answer to @c's connect request: ESTABLISHED, a reject, or nothing. */
-static int conn_answer(struct conn *c, struct rdma_cm_event *ev,
-		       const struct rbd_cm_req *cr, const char *portal)
+/* What the failed connect of @c to @portal means, as a message and status. */
+static int conn_failed(const struct cm_status *st, const char *portal)
 {
-	struct rbd_cm_rep rep;
-	struct rbd_cm_rej rej;
-	int ret;
-
-	if (ev && ev->event == RDMA_CM_EVENT_ESTABLISHED) {
-		ret = rbd_check_cm_rep(ev->param.conn.private_data,
-				       ev->param.conn.private_data_len, cr, &rep);
-		c->connected = true;
-		if (ret) {
-			err("discover: %s is not an rbd target (connect reply: %s)",
-			    portal, rbd_check_str(ret));
-			return EXIT_FAIL;
-		}
-		c->auth = rbd_le32(rep.flags) & RBD_CM_REP_F_AUTH;
-		return 0;
-	}
-	if (ev && ev->event == RDMA_CM_EVENT_REJECTED) {
-		if (rbd_check_cm_rej(ev->param.conn.private_data,
-				     ev->param.conn.private_data_len, &rej)) {
-			err("discover: no rbd target listening at %s (connection refused)",
-			    portal);
-			return EXIT_UNREACHABLE;
-		}
-		err("discover: %s refused the connection: %s", portal,
-		    rbd_reject_str(rbd_le16(rej.reason)));
+	switch (st->fail) {
+	case CM_CONNECT:
+		/* iWARP connects at once; a closed port is refused here. */
+		if (st->err == ECONNREFUSED)
+			break;
+		err("discover: address unreachable: %s (%s)", portal, strerror(st->err));
+		return EXIT_UNREACHABLE;
+	case CM_BAD_REP:
+		err("discover: %s is not an rbd target (connect reply: %s)",
+		    portal, rbd_check_str(st->check));
 		return EXIT_FAIL;
+	case CM_REFUSED:
+		break;
+	case CM_REJECTED:
+		err("discover: %s refused the connection: %s", portal,
+		    rbd_reject_str(rbd_le16(st->rej.reason)));
+		return EXIT_FAIL;
+	default:
+		err("discover: address unreachable: %s (%s)", portal,
+		    st->timeout ? "connect timed out" : cm_event_str(st));
+		return EXIT_UNREACHABLE;
 	}
-	err("discover: address unreachable: %s (%s)", portal,
-	    ev ? rdma_event_str(ev->event) : "connect timed out");
+	err("discover: no rbd target listening at %s (connection refused)", portal);
 	return EXIT_UNREACHABLE;
 }
 
 /* Connect @c to the rbd target at @portal for queue 0 (discovery). */
 static int conn_connect(struct conn *c, const char *portal)
 {
-	struct rdma_conn_param param = {};
-	struct rbd_cm_req cr = {};
-	struct rdma_cm_event *ev;
-	int rc;
+	struct rbd_cm_req cr;
+	struct cm_status st;
 
-	cr.magic = rbd_cpu_to_le32(RBD_CM_MAGIC);
-	cr.version = rbd_cpu_to_le16(RBD_PROTO_VERSION);
-	cr.length = rbd_cpu_to_le16(sizeof(cr));
-	cr.features = rbd_cpu_to_le64(RBD_FEAT_AUTH);
-	param.private_data = &cr;
-	param.private_data_len = sizeof(cr);
-	param.responder_resources = 1;
-	param.retry_count = 7;
-	param.rnr_retry_count = 7;
-	if (rdma_connect(c->id, &param)) {
-		/* iWARP connects at once; a closed port is refused here. */
-		if (errno == ECONNREFUSED)
-			err("discover: no rbd target listening at %s (connection refused)",
-			    portal);
-		else
-			err("discover: address unreachable: %s (%s)", portal, strerror(errno));
-		return EXIT_UNREACHABLE;
+	cm_req_init(&cr, 0, 0, RBD_FEAT_AUTH, 0);
+	if (!cm_connect(&c->cm, &cr, 1, disc_timeouts.connect, &st)) {
+		c->connected = true;
+		c->auth = rbd_le32(st.rep.flags) & RBD_CM_REP_F_AUTH;
+		return 0;
 	}
-	ev = cm_event(c, 2 * DISC_TIMEOUT_MS);
-	rc = conn_answer(c, ev, &cr, portal);
-	if (ev)
-		rdma_ack_cm_event(ev);
-	return rc;
+	c->connected = st.fail == CM_BAD_REP;
+	return conn_failed(&st, portal);
 }
 
+/*
+ * Resolve, connect queue 0. Prints the error; returns 0, or the exit
+ * status: EXIT_UNREACHABLE when no rbd target answers at the portal.
+ */
 static int conn_open(struct conn *c, const char *addr, unsigned int port,
 		     const char *src, const char *portal)
 {
@@ -368,10 +297,10 @@ static int conn_request(struct conn *c, const void *req, size_t len,
 	int n;
 
 	memcpy(SEND_BUF(c), req, len);
-	if (ibv_post_send(c->id->qp, &wr, &bad))
+	if (ibv_post_send(c->cm.id->qp, &wr, &bad))
 		return -1;
 	while (now_ms() < end) {
-		n = ibv_poll_cq(c->cq, 1, &wc);
+		n = ibv_poll_cq(c->cm.cq, 1, &wc);
 		if (n < 0 || (n && wc.status != IBV_WC_SUCCESS))
 			return -1;
 		if (!n) {

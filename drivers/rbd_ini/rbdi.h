@@ -702,10 +702,12 @@ void rbdi_blk_rsp(struct rbdi_queue *q, struct rbdi_rbuf *rb,
 		  struct ib_wc *wc);
 int rbdi_blk_init(void);
 void rbdi_blk_exit(void);
-void rbdi_debugfs_add(struct rbdi_session *sess);
 int rbdi_blk_sess_init(struct rbdi_session *sess);
 void rbdi_blk_sess_free(struct rbdi_session *sess);
 void rbdi_blk_stop_rescan(struct rbdi_session *sess);
+
+/* rbdi_debugfs.c */
+void rbdi_debugfs_add(struct rbdi_session *sess);
 
 /* rbdi_configfs.c */
 int rbdi_configfs_init(void);

@@ -705,6 +705,10 @@ void rbdi_blk_exit(void);
 int rbdi_blk_sess_init(struct rbdi_session *sess);
 void rbdi_blk_sess_free(struct rbdi_session *sess);
 void rbdi_blk_stop_rescan(struct rbdi_session *sess);
+int rbdi_blk_rescan(struct rbdi_session *sess);
+
+/* rbdi_sysfs.c */
+extern const struct attribute_group *rbdi_disk_groups[];
 
 /* rbdi_debugfs.c */
 void rbdi_debugfs_add(struct rbdi_session *sess);

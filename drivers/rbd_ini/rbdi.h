@@ -681,8 +681,8 @@ void rbdi_ka_work(struct work_struct *work);
 int rbdi_send_abort(struct rbdi_session *sess, u64 ref_tag);
 
 /* rbdi_sgio.c */
-struct sg_io_hdr;
-bool rbdi_sgio_allowed(u8 *cdb, const struct sg_io_hdr *hdr, blk_mode_t mode);
+int rbdi_ioctl(struct block_device *bdev, blk_mode_t mode,
+	       unsigned int cmd, unsigned long arg);
 
 /* rbdi_blk.c */
 int rbdi_blk_add(struct rbdi_session *sess);

@@ -704,8 +704,20 @@ int rbdi_blk_init(void);
 void rbdi_blk_exit(void);
 int rbdi_blk_sess_init(struct rbdi_session *sess);
 void rbdi_blk_sess_free(struct rbdi_session *sess);
-void rbdi_blk_stop_rescan(struct rbdi_session *sess);
+
+/* rbdi_scsi.c */
+/* Retries of a command answered BUSY, TASK ABORTED or UNIT ATTENTION. */
+#define RBDI_MAX_RETRIES	5
+
+int rbdi_probe_lun(struct rbdi_session *sess, unsigned int max_sectors,
+		   u64 *sectors);
 int rbdi_blk_rescan(struct rbdi_session *sess);
+void rbdi_rescan_work(struct work_struct *work);
+void rbdi_blk_stop_rescan(struct rbdi_session *sess);
+blk_status_t rbdi_scsi_sts(struct rbdi_session *sess, struct request *rq,
+			   bool *retry);
+void rbdi_check_capacity_ua(struct rbdi_session *sess,
+			    struct rbdi_request *req);
 
 /* rbdi_sysfs.c */
 extern const struct attribute_group *rbdi_disk_groups[];

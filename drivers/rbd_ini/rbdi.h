@@ -696,14 +696,19 @@ static inline u32 rbdi_lost_grace_ms(const struct rbdi_session *sess)
 	return max_t(u32, sess->ka_ms, RBDI_LOST_GRACE_MS);
 }
 
-void rbdi_blk_bare_rsp(struct rbdi_queue *q, struct rbdi_rbuf *rb,
-		       struct ib_wc *wc);
-void rbdi_blk_rsp(struct rbdi_queue *q, struct rbdi_rbuf *rb,
-		  struct ib_wc *wc);
 int rbdi_blk_init(void);
 void rbdi_blk_exit(void);
 int rbdi_blk_sess_init(struct rbdi_session *sess);
 void rbdi_blk_sess_free(struct rbdi_session *sess);
+
+/* rbdi_rsp.c */
+void rbdi_req_init_cqes(struct rbdi_request *req);
+struct request *rbdi_awaiting_rq(struct rbdi_queue *q, u64 tag,
+				 const char **why);
+void rbdi_blk_bare_rsp(struct rbdi_queue *q, struct rbdi_rbuf *rb,
+		       struct ib_wc *wc);
+void rbdi_blk_rsp(struct rbdi_queue *q, struct rbdi_rbuf *rb,
+		  struct ib_wc *wc);
 
 /* rbdi_scsi.c */
 /* Retries of a command answered BUSY, TASK ABORTED or UNIT ATTENTION. */

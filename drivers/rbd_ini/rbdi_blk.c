@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * rbdi: the block device, /dev/rbdiN.
+ * rbdi: the block device, /dev/rbdiN: its blk-mq queues, a request's
+ * submission as a command (rbdi_queue_rq()) and its completion, timeouts,
+ * and the life of the disk (rbdi_blk_add() to rbdi_blk_free()).
  *
  * One blk-mq hardware queue per I/O queue; its depth is the granted
  * queue depth and the blk-mq tag is the command slot of the wire tag.
@@ -17,20 +19,17 @@
  *
  * A request completes when its reference count, two at the start, drops
  * to zero: one for the SEND completion and one for the response (or the
- * LOCAL_INV that follows it). Until then the HCA may still own the
- * capsule, the MR or the data.
+ * LOCAL_INV that follows it), both in rbdi_rsp.c. Until then the HCA may
+ * still own the capsule, the MR or the data.
  *
- * Geometry and cache mode come from READ CAPACITY(16) and MODE SENSE(10)
- * sent as passthrough requests (REQ_OP_DRV_IN) through the same path;
- * SG_IO uses that path too. So do the identification (standard INQUIRY,
- * VPD pages 0x80 and 0x83, shown in /sys/block/rbdiN/rbd/) and the
- * provisioning limits (VPD pages 0xb0, 0xb1 and 0xb2). READ CAPACITY(16)
- * is sent again by a rescan (/sys/block/rbdiN/rbd/rescan, or a UNIT
- * ATTENTION CAPACITY DATA HAS CHANGED on any command), which resizes the
- * disk.
+ * Geometry, cache mode, identification and provisioning limits come from
+ * SCSI commands sent as passthrough requests (REQ_OP_DRV_IN) through the
+ * same path (rbdi_scsi.c); SG_IO uses that path too (rbdi_sgio.c). The
+ * disk's attributes in /sys/block/rbdiN/rbd/ are in rbdi_sysfs.c.
  *
  * Each completed request is counted in a per-CPU latency histogram
- * (debugfs latency), from its first send to its completion.
+ * (debugfs latency, rbdi_debugfs.c), from its first send to its
+ * completion.
  *
  * Discard becomes UNMAP and write zeroes WRITE SAME(16), within the
  * limits of VPD page 0xb0. Their parameter data (the UNMAP block
@@ -42,21 +41,14 @@
 
 #include <linux/blk-mq.h>
 #include <linux/bvec.h>
-#include <linux/debugfs.h>
 #include <linux/hdreg.h>
 #include <linux/idr.h>
 #include <linux/log2.h>
 #include <linux/mempool.h>
-#include <linux/seq_file.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
-#include <linux/uaccess.h>
 #include <rdma/mr_pool.h>
-#include <scsi/scsi_common.h>
 #include <scsi/scsi_proto.h>
-#include <scsi/scsi_status.h>
-#include <scsi/scsi_ioctl.h>
-#include <scsi/sg.h>
 
 #include "rbdi.h"
 
@@ -253,9 +245,32 @@ static void rbdi_free_payload(struct request *rq)
 	req->payload = NULL;
 }
 
-/* Fill CDB, direction and data length of the capsule from @rq. */
-static blk_status_t rbdi_setup_cmd(struct rbdi_session *sess,
-				   struct request *rq)
+/* READ(16) or WRITE(16) of the blocks of @rq, with FUA if it asks. */
+static void rbdi_setup_rw(struct rbdi_session *sess, struct request *rq)
+{
+	struct rbdi_request *req = blk_mq_rq_to_pdu(rq);
+	struct rbd_cmd *cmd = req->cmd;
+	unsigned int shift = ilog2(sess->lbs);
+	u64 lba;
+
+	lba = blk_rq_pos(rq) >> (shift - SECTOR_SHIFT);
+	if (req_op(rq) == REQ_OP_READ) {
+		cmd->cdb[0] = READ_16;
+		cmd->dir = RBD_DIR_READ;
+	} else {
+		cmd->cdb[0] = WRITE_16;
+		cmd->dir = RBD_DIR_WRITE;
+		if (rq->cmd_flags & REQ_FUA)
+			cmd->cdb[1] = 0x08;
+	}
+	put_unaligned_be64(lba, &cmd->cdb[2]);
+	put_unaligned_be32(req->data_len >> shift, &cmd->cdb[10]);
+	cmd->cdb_len = 16;
+}
+
+/* UNMAP of the blocks of @rq; its parameter list is the payload. */
+static blk_status_t rbdi_setup_discard(struct rbdi_session *sess,
+				       struct request *rq)
 {
 	struct rbdi_request *req = blk_mq_rq_to_pdu(rq);
 	struct rbd_cmd *cmd = req->cmd;
@@ -263,6 +278,74 @@ static blk_status_t rbdi_setup_cmd(struct rbdi_session *sess,
 	u32 blocks;
 	u64 lba;
 	u8 *buf;
+
+	/* The limits keep the block count within 32 bits. */
+	lba = blk_rq_pos(rq) >> (shift - SECTOR_SHIFT);
+	blocks = blk_rq_bytes(rq) >> shift;
+	buf = rbdi_alloc_payload(rq, RBDI_UNMAP_PARAM_LEN);
+	if (!buf)
+		return BLK_STS_RESOURCE;
+	put_unaligned_be16(RBDI_UNMAP_PARAM_LEN - 2, &buf[0]);
+	put_unaligned_be16(16, &buf[2]);
+	put_unaligned_be64(lba, &buf[8]);
+	put_unaligned_be32(blocks, &buf[16]);
+	cmd->cdb[0] = UNMAP;
+	put_unaligned_be16(RBDI_UNMAP_PARAM_LEN, &cmd->cdb[7]);
+	cmd->cdb_len = 10;
+	cmd->dir = RBD_DIR_WRITE;
+	req->data_len = RBDI_UNMAP_PARAM_LEN;
+	return BLK_STS_OK;
+}
+
+/* WRITE SAME(16) of a block of zeroes, the payload, over @rq's blocks. */
+static blk_status_t rbdi_setup_write_zeroes(struct rbdi_session *sess,
+					    struct request *rq)
+{
+	struct rbdi_request *req = blk_mq_rq_to_pdu(rq);
+	struct rbd_cmd *cmd = req->cmd;
+	unsigned int shift = ilog2(sess->lbs);
+	u32 blocks;
+	u64 lba;
+
+	lba = blk_rq_pos(rq) >> (shift - SECTOR_SHIFT);
+	blocks = blk_rq_bytes(rq) >> shift;
+	if (!rbdi_alloc_payload(rq, sess->lbs))
+		return BLK_STS_RESOURCE;
+	cmd->cdb[0] = WRITE_SAME_16;
+	/* Unmapping is allowed and reads back zeroes (LBPRZ). */
+	if (sess->ws_unmap && !(rq->cmd_flags & REQ_NOUNMAP))
+		cmd->cdb[1] = 0x08;
+	put_unaligned_be64(lba, &cmd->cdb[2]);
+	put_unaligned_be32(blocks, &cmd->cdb[10]);
+	cmd->cdb_len = 16;
+	cmd->dir = RBD_DIR_WRITE;
+	req->data_len = sess->lbs;
+	return BLK_STS_OK;
+}
+
+/* The CDB of a passthrough request (SG_IO, rbdi_exec_pt()) as it came. */
+static void rbdi_setup_pt(struct request *rq)
+{
+	struct rbdi_request *req = blk_mq_rq_to_pdu(rq);
+	struct rbd_cmd *cmd = req->cmd;
+
+	memcpy(cmd->cdb, req->cdb, req->cdb_len);
+	cmd->cdb_len = req->cdb_len;
+	if (!req->data_len)
+		cmd->dir = RBD_DIR_NONE;
+	else if (req_op(rq) == REQ_OP_DRV_IN)
+		cmd->dir = RBD_DIR_READ;
+	else
+		cmd->dir = RBD_DIR_WRITE;
+}
+
+/* Fill CDB, direction and data length of the capsule from @rq. */
+static blk_status_t rbdi_setup_cmd(struct rbdi_session *sess,
+				   struct request *rq)
+{
+	struct rbdi_request *req = blk_mq_rq_to_pdu(rq);
+	struct rbd_cmd *cmd = req->cmd;
+	blk_status_t sts = BLK_STS_OK;
 
 	memset(cmd, 0, sizeof(*cmd));
 	cmd->hdr.opcode = RBD_OP_SCSI_CMD;
@@ -274,19 +357,7 @@ static blk_status_t rbdi_setup_cmd(struct rbdi_session *sess,
 	switch (req_op(rq)) {
 	case REQ_OP_READ:
 	case REQ_OP_WRITE:
-		lba = blk_rq_pos(rq) >> (shift - SECTOR_SHIFT);
-		if (req_op(rq) == REQ_OP_READ) {
-			cmd->cdb[0] = READ_16;
-			cmd->dir = RBD_DIR_READ;
-		} else {
-			cmd->cdb[0] = WRITE_16;
-			cmd->dir = RBD_DIR_WRITE;
-			if (rq->cmd_flags & REQ_FUA)
-				cmd->cdb[1] = 0x08;
-		}
-		put_unaligned_be64(lba, &cmd->cdb[2]);
-		put_unaligned_be32(req->data_len >> shift, &cmd->cdb[10]);
-		cmd->cdb_len = 16;
+		rbdi_setup_rw(sess, rq);
 		break;
 	case REQ_OP_FLUSH:
 		cmd->cdb[0] = SYNCHRONIZE_CACHE;
@@ -295,51 +366,20 @@ static blk_status_t rbdi_setup_cmd(struct rbdi_session *sess,
 		req->data_len = 0;
 		break;
 	case REQ_OP_DISCARD:
-		/* The limits keep the block count within 32 bits. */
-		lba = blk_rq_pos(rq) >> (shift - SECTOR_SHIFT);
-		blocks = blk_rq_bytes(rq) >> shift;
-		buf = rbdi_alloc_payload(rq, RBDI_UNMAP_PARAM_LEN);
-		if (!buf)
-			return BLK_STS_RESOURCE;
-		put_unaligned_be16(RBDI_UNMAP_PARAM_LEN - 2, &buf[0]);
-		put_unaligned_be16(16, &buf[2]);
-		put_unaligned_be64(lba, &buf[8]);
-		put_unaligned_be32(blocks, &buf[16]);
-		cmd->cdb[0] = UNMAP;
-		put_unaligned_be16(RBDI_UNMAP_PARAM_LEN, &cmd->cdb[7]);
-		cmd->cdb_len = 10;
-		cmd->dir = RBD_DIR_WRITE;
-		req->data_len = RBDI_UNMAP_PARAM_LEN;
+		sts = rbdi_setup_discard(sess, rq);
 		break;
 	case REQ_OP_WRITE_ZEROES:
-		lba = blk_rq_pos(rq) >> (shift - SECTOR_SHIFT);
-		blocks = blk_rq_bytes(rq) >> shift;
-		if (!rbdi_alloc_payload(rq, sess->lbs))
-			return BLK_STS_RESOURCE;
-		cmd->cdb[0] = WRITE_SAME_16;
-		/* Unmapping is allowed and reads back zeroes (LBPRZ). */
-		if (sess->ws_unmap && !(rq->cmd_flags & REQ_NOUNMAP))
-			cmd->cdb[1] = 0x08;
-		put_unaligned_be64(lba, &cmd->cdb[2]);
-		put_unaligned_be32(blocks, &cmd->cdb[10]);
-		cmd->cdb_len = 16;
-		cmd->dir = RBD_DIR_WRITE;
-		req->data_len = sess->lbs;
+		sts = rbdi_setup_write_zeroes(sess, rq);
 		break;
 	case REQ_OP_DRV_IN:
 	case REQ_OP_DRV_OUT:
-		memcpy(cmd->cdb, req->cdb, req->cdb_len);
-		cmd->cdb_len = req->cdb_len;
-		if (!req->data_len)
-			cmd->dir = RBD_DIR_NONE;
-		else if (req_op(rq) == REQ_OP_DRV_IN)
-			cmd->dir = RBD_DIR_READ;
-		else
-			cmd->dir = RBD_DIR_WRITE;
+		rbdi_setup_pt(rq);
 		break;
 	default:
 		return BLK_STS_NOTSUPP;
 	}
+	if (sts)
+		return sts;
 	cmd->data_length = cpu_to_le32(req->data_len);
 	return BLK_STS_OK;
 }
@@ -834,24 +874,11 @@ static const struct block_device_operations rbdi_fops = {
 	.free_disk	= rbdi_free_disk,
 };
 
-/**
- * rbdi_blk_add() - create the tag set and the disk of a live session
- * @sess: The session, logged in, with @sess->lock held.
- *
- * Probes the LUN through the new queue before add_disk().
- *
- * Return: 0 or a negative errno (logged). On failure the caller calls
- * rbdi_blk_free() after stopping the queues.
- */
-int rbdi_blk_add(struct rbdi_session *sess)
+/* The tag set of a new disk, for the grant of the login. */
+static int rbdi_alloc_tag_set(struct rbdi_session *sess)
 {
 	struct blk_mq_tag_set *set = &sess->tag_set;
 	const struct rbd_login_rsp *rsp = &sess->login_rsp;
-	struct queue_limits lim;
-	struct request_queue *q;
-	struct gendisk *disk;
-	unsigned int max_sectors;
-	u64 sectors;
 	int ret;
 
 	memset(set, 0, sizeof(*set));
@@ -873,6 +900,14 @@ int rbdi_blk_add(struct rbdi_session *sess)
 		return ret;
 	}
 	sess->tag_set_ready = true;
+	return 0;
+}
+
+/* The disk on the tag set, its index and its name; not added yet. */
+static int rbdi_alloc_disk(struct rbdi_session *sess)
+{
+	struct gendisk *disk;
+	int ret;
 
 	ret = ida_alloc_max(&rbdi_ida, (MINORMASK + 1) / RBDI_MINORS - 1,
 			    GFP_KERNEL);
@@ -882,7 +917,7 @@ int rbdi_blk_add(struct rbdi_session *sess)
 	}
 	sess->idx = ret;
 
-	disk = rbd_alloc_disk(set, sess);
+	disk = rbd_alloc_disk(&sess->tag_set, sess);
 	if (IS_ERR(disk)) {
 		ret = PTR_ERR(disk);
 		rbdi_sess_err(sess, "blk_mq_alloc_disk failed (%d)\n", ret);
@@ -896,7 +931,35 @@ int rbdi_blk_add(struct rbdi_session *sess)
 	disk->private_data = sess;
 	snprintf(disk->disk_name, sizeof(disk->disk_name), "rbdi%d",
 		 sess->idx);
+	return 0;
+}
 
+/**
+ * rbdi_blk_add() - create the tag set and the disk of a live session
+ * @sess: The session, logged in, with @sess->lock held.
+ *
+ * Probes the LUN through the new queue before add_disk().
+ *
+ * Return: 0 or a negative errno (logged). On failure the caller calls
+ * rbdi_blk_free() after stopping the queues.
+ */
+int rbdi_blk_add(struct rbdi_session *sess)
+{
+	const struct rbd_login_rsp *rsp = &sess->login_rsp;
+	struct queue_limits lim;
+	struct request_queue *q;
+	struct gendisk *disk;
+	unsigned int max_sectors;
+	u64 sectors;
+	int ret;
+
+	ret = rbdi_alloc_tag_set(sess);
+	if (ret)
+		return ret;
+	ret = rbdi_alloc_disk(sess);
+	if (ret)
+		return ret;
+	disk = sess->disk;
 	q = disk->queue;
 	max_sectors = min_t(u32, le32_to_cpu(rsp->max_io_bytes),
 			    sess->max_fr_pages * SZ_4K) >> SECTOR_SHIFT;

@@ -665,20 +665,27 @@ void rbdi_sess_set_last_error(struct rbdi_session *sess, const char *why);
 
 /* rbdi_rdma.c */
 int rbdi_connect(struct rbdi_session *sess);
+void rbdi_stop_queues(struct rbdi_session *sess);
+void rbdi_free_queues(struct rbdi_session *sess, bool all);
+int rbdi_post_recv(struct rbdi_queue *q, struct rbdi_rbuf *rb);
+void rbdi_queue_lost(struct rbdi_queue *q);
+
+/* rbdi_ctrl.c */
 u64 rbdi_ctrl_arm(struct rbdi_session *sess, u8 opcode);
 int rbdi_ctrl_exec(struct rbdi_session *sess, u8 rsp_opcode, u32 len,
 		   unsigned int wait_ms);
+void rbdi_ctrl_rsp(struct rbdi_queue *q, struct rbdi_rbuf *rb,
+		   struct ib_wc *wc);
+void rbdi_ctrl_lost(struct rbdi_session *sess);
+int rbdi_login(struct rbdi_session *sess);
+void rbdi_logout(struct rbdi_session *sess);
+void rbdi_ka_work(struct work_struct *work);
+int rbdi_send_abort(struct rbdi_session *sess, u64 ref_tag);
 
 /* rbdi_auth.c */
 int rbdi_authenticate(struct rbdi_session *sess);
 bool rbdi_auth_take_rsp(struct rbdi_session *sess, const void *buf, u32 len);
 int rbdi_auth_check_config(struct rbdi_session *sess);
-void rbdi_logout(struct rbdi_session *sess);
-void rbdi_stop_queues(struct rbdi_session *sess);
-void rbdi_free_queues(struct rbdi_session *sess, bool all);
-int rbdi_post_recv(struct rbdi_queue *q, struct rbdi_rbuf *rb);
-void rbdi_ka_work(struct work_struct *work);
-int rbdi_send_abort(struct rbdi_session *sess, u64 ref_tag);
 
 /* rbdi_sgio.c */
 int rbdi_ioctl(struct block_device *bdev, blk_mode_t mode,

@@ -87,17 +87,114 @@ static int rbdi_ctrl_send(struct rbdi_queue *q, unsigned int slot, u32 len)
 	return ib_post_send(q->qp, &wr, NULL);
 }
 
-/* A response on queue 0: LOGIN_RSP, LOGOUT_RSP or NOP_RSP. */
+/* Does @tag name control slot @slot of queue 0, in its current generation? */
+static bool rbdi_ctrl_tag_ok(const struct rbdi_queue *q, u64 tag,
+			     unsigned int slot)
+{
+	return rbd_tag_slot(tag) == slot &&
+	       rbd_tag_gen(tag) == q->slots[slot].gen;
+}
+
+/**
+ * struct rbdi_ctrl_take - what a response on queue 0 did
+ * @wake: A LOGIN, LOGOUT or AUTH waiter is to be woken.
+ * @tmf_rsp: The response to an ABORT TASK, or -1.
+ * @tmf_ref: The tag that ABORT TASK named.
+ */
+struct rbdi_ctrl_take {
+	bool wake;
+	int tmf_rsp;
+	u64 tmf_ref;
+};
+
+/*
+ * Match the response @hdr (@len bytes, tag @tag) with what queue 0 has
+ * outstanding and take it, under &rbdi_session.ctrl_lock. Return false if
+ * nothing outstanding expects it.
+ */
+static bool rbdi_ctrl_take(struct rbdi_queue *q, const struct rbd_hdr *hdr,
+			   u32 len, u64 tag, struct rbdi_ctrl_take *tk)
+{
+	struct rbdi_session *sess = q->sess;
+
+	switch (hdr->opcode) {
+	case RBD_OP_LOGIN_RSP:
+	case RBD_OP_LOGOUT_RSP:
+		if (sess->ctrl_opcode != hdr->opcode ||
+		    !rbdi_ctrl_tag_ok(q, tag, RBDI_SLOT_LOGIN))
+			return false;
+		if (hdr->opcode == RBD_OP_LOGIN_RSP)
+			memcpy(&sess->login_rsp, hdr, sizeof(sess->login_rsp));
+		break;
+	case RBD_OP_AUTH_BEGIN_RSP:
+	case RBD_OP_AUTH_PROOF_RSP:
+		if (sess->ctrl_opcode != hdr->opcode ||
+		    !rbdi_ctrl_tag_ok(q, tag, RBDI_SLOT_LOGIN) ||
+		    !rbdi_auth_take_rsp(sess, hdr, len))
+			return false;
+		break;
+	case RBD_OP_NOP_RSP:
+		if (!sess->nop_pending ||
+		    !rbdi_ctrl_tag_ok(q, tag, RBDI_SLOT_NOP))
+			return false;
+		sess->nop_pending = false;
+		return true;
+	case RBD_OP_TMF_RSP:
+		if (!sess->tmf_pending ||
+		    !rbdi_ctrl_tag_ok(q, tag, RBDI_SLOT_TMF))
+			return false;
+		sess->tmf_pending = false;
+		tk->tmf_ref = sess->tmf_ref;
+		tk->tmf_rsp = ((const struct rbd_tmf_rsp *)hdr)->response;
+		return true;
+	default:
+		return false;
+	}
+	/* The response a LOGIN, LOGOUT or AUTH waiter waits for. */
+	sess->ctrl_opcode = 0;
+	sess->ctrl_result = 0;
+	tk->wake = true;
+	return true;
+}
+
+/*
+ * The answer to ABORT TASK of @tmf_ref, only logged; "no such task" arms
+ * the lost-command work (rbdi_lost_work()).
+ */
+static void rbdi_ctrl_tmf_done(struct rbdi_session *sess, u64 tmf_ref,
+			       int tmf_rsp)
+{
+	rbdi_sess_err_rl(sess, "ABORT TASK of tag %#llx: %s\n", tmf_ref,
+			 rbd_tmf_rsp_str(tmf_rsp));
+	if (tmf_rsp == RBD_TMF_RSP_NO_TASK) {
+		/* Its response may still be on its way on the other queue. */
+		WRITE_ONCE(sess->lost_tag, tmf_ref);
+		mod_delayed_work(rbdi_wq, &sess->lost_work,
+				 msecs_to_jiffies(rbdi_lost_grace_ms(sess)));
+	}
+}
+
+/**
+ * rbdi_ctrl_rsp() - handle a receive on queue 0
+ * @q: Queue 0.
+ * @rb: The receive buffer, synced for the CPU.
+ * @wc: Its work completion, status success.
+ *
+ * A LOGIN_RSP, LOGOUT_RSP, AUTH_*_RSP, NOP_RSP or TMF_RSP, validated and
+ * matched with what is outstanding; anything else tears the session down.
+ *
+ * Context: Softirq (CQ polling).
+ */
 void rbdi_ctrl_rsp(struct rbdi_queue *q, struct rbdi_rbuf *rb,
 		   struct ib_wc *wc)
 {
 	struct rbdi_session *sess = q->sess;
 	const struct rbd_hdr *hdr = rb->buf;
+	struct rbdi_ctrl_take tk = { .tmf_rsp = -1 };
 	unsigned long flags;
 	enum rbd_check c;
-	bool wake = false, ok = false;
-	u64 tag, tmf_ref = 0;
-	int tmf_rsp = -1;
+	bool ok;
+	u64 tag;
 
 	c = rbd_check_response(rb->buf, wc->byte_len, &q->lim,
 			       &sess->login_req);
@@ -106,82 +203,30 @@ void rbdi_ctrl_rsp(struct rbdi_queue *q, struct rbdi_rbuf *rb,
 	if (c) {
 		rbdi_sess_err_rl(sess, "queue 0: invalid response: %s\n",
 				 rbd_check_str(c));
-		goto fatal;
+		goto out_fail;
 	}
 	tag = le64_to_cpu(hdr->tag);
 
 	spin_lock_irqsave(&sess->ctrl_lock, flags);
-	switch (hdr->opcode) {
-	case RBD_OP_LOGIN_RSP:
-	case RBD_OP_LOGOUT_RSP:
-		if (sess->ctrl_opcode != hdr->opcode ||
-		    rbd_tag_slot(tag) != RBDI_SLOT_LOGIN ||
-		    rbd_tag_gen(tag) != q->slots[RBDI_SLOT_LOGIN].gen)
-			break;
-		if (hdr->opcode == RBD_OP_LOGIN_RSP)
-			memcpy(&sess->login_rsp, rb->buf,
-			       sizeof(sess->login_rsp));
-		sess->ctrl_opcode = 0;
-		sess->ctrl_result = 0;
-		wake = true;
-		ok = true;
-		break;
-	case RBD_OP_AUTH_BEGIN_RSP:
-	case RBD_OP_AUTH_PROOF_RSP:
-		if (sess->ctrl_opcode != hdr->opcode ||
-		    rbd_tag_slot(tag) != RBDI_SLOT_LOGIN ||
-		    rbd_tag_gen(tag) != q->slots[RBDI_SLOT_LOGIN].gen ||
-		    !rbdi_auth_take_rsp(sess, rb->buf, wc->byte_len))
-			break;
-		sess->ctrl_opcode = 0;
-		sess->ctrl_result = 0;
-		wake = true;
-		ok = true;
-		break;
-	case RBD_OP_NOP_RSP:
-		if (!sess->nop_pending || rbd_tag_slot(tag) != RBDI_SLOT_NOP ||
-		    rbd_tag_gen(tag) != q->slots[RBDI_SLOT_NOP].gen)
-			break;
-		sess->nop_pending = false;
-		ok = true;
-		break;
-	case RBD_OP_TMF_RSP:
-		if (!sess->tmf_pending || rbd_tag_slot(tag) != RBDI_SLOT_TMF ||
-		    rbd_tag_gen(tag) != q->slots[RBDI_SLOT_TMF].gen)
-			break;
-		sess->tmf_pending = false;
-		tmf_ref = sess->tmf_ref;
-		tmf_rsp = ((const struct rbd_tmf_rsp *)rb->buf)->response;
-		ok = true;
-		break;
-	default:
-		break;
-	}
+	ok = rbdi_ctrl_take(q, hdr, wc->byte_len, tag, &tk);
 	spin_unlock_irqrestore(&sess->ctrl_lock, flags);
 
 	if (!ok) {
 		rbdi_sess_err_rl(sess, "queue 0: unexpected %s, tag %#llx\n",
 				 rbd_opcode_str(hdr->opcode), tag);
-		goto fatal;
+		goto out_fail;
 	}
-	if (tmf_rsp >= 0)
-		rbdi_sess_err_rl(sess, "ABORT TASK of tag %#llx: %s\n", tmf_ref,
-				 rbd_tmf_rsp_str(tmf_rsp));
-	if (tmf_rsp == RBD_TMF_RSP_NO_TASK) {
-		/* Its response may still be on its way on the other queue. */
-		WRITE_ONCE(sess->lost_tag, tmf_ref);
-		mod_delayed_work(rbdi_wq, &sess->lost_work,
-				 msecs_to_jiffies(rbdi_lost_grace_ms(sess)));
-	}
+	if (tk.tmf_rsp >= 0)
+		rbdi_ctrl_tmf_done(sess, tk.tmf_ref, tk.tmf_rsp);
 	if (rbdi_post_recv(q, rb)) {
 		rbdi_sess_err_rl(sess, "queue 0: cannot repost a receive\n");
 		rbdi_queue_lost(q);
 	}
-	if (wake)
+	if (tk.wake)
 		complete(&sess->ctrl_done);
 	return;
 
-fatal:
+out_fail:
 	rbdi_ctrl_fail(sess, -EPROTO);
 	rbdi_sess_error(sess);
 }

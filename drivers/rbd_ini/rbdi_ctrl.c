@@ -203,7 +203,7 @@ void rbdi_ctrl_rsp(struct rbdi_queue *q, struct rbdi_rbuf *rb,
 	if (c) {
 		rbdi_sess_err_rl(sess, "queue 0: invalid response: %s\n",
 				 rbd_check_str(c));
-		goto out_fail;
+		goto out_sess_error;
 	}
 	tag = le64_to_cpu(hdr->tag);
 
@@ -214,7 +214,7 @@ void rbdi_ctrl_rsp(struct rbdi_queue *q, struct rbdi_rbuf *rb,
 	if (!ok) {
 		rbdi_sess_err_rl(sess, "queue 0: unexpected %s, tag %#llx\n",
 				 rbd_opcode_str(hdr->opcode), tag);
-		goto out_fail;
+		goto out_sess_error;
 	}
 	if (tk.tmf_rsp >= 0)
 		rbdi_ctrl_tmf_done(sess, tk.tmf_ref, tk.tmf_rsp);
@@ -226,7 +226,7 @@ void rbdi_ctrl_rsp(struct rbdi_queue *q, struct rbdi_rbuf *rb,
 		complete(&sess->ctrl_done);
 	return;
 
-out_fail:
+out_sess_error:
 	rbdi_ctrl_fail(sess, -EPROTO);
 	rbdi_sess_error(sess);
 }
@@ -493,11 +493,11 @@ int rbdi_send_abort(struct rbdi_session *sess, u64 ref_tag)
 	spin_lock_irqsave(&sess->ctrl_lock, flags);
 	if (!test_bit(RBDI_Q_LIVE, &q0->flags)) {
 		ret = -ENOTCONN;
-		goto out;
+		goto out_unlock;
 	}
 	if (sess->tmf_pending) {
 		ret = -EBUSY;
-		goto out;
+		goto out_unlock;
 	}
 	memset(tmf, 0, sizeof(*tmf));
 	tmf->hdr.opcode = RBD_OP_TMF;
@@ -513,7 +513,7 @@ int rbdi_send_abort(struct rbdi_session *sess, u64 ref_tag)
 		sess->tmf_ref = ref_tag;
 		atomic64_inc(&sess->stats.aborts);
 	}
-out:
+out_unlock:
 	spin_unlock_irqrestore(&sess->ctrl_lock, flags);
 	return ret;
 }

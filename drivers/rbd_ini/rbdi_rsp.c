@@ -177,25 +177,25 @@ void rbdi_blk_bare_rsp(struct rbdi_queue *q, struct rbdi_rbuf *rb,
 	    wc->opcode != IB_WC_RECV) {
 		rbdi_sess_err_rl(sess, "queue %u: unexpected immediate data, tag %#llx\n",
 				 q->qid, tag);
-		goto fatal;
+		goto out_sess_error;
 	}
 	if (rbd_tag_slot(tag) >= q->depth) {
 		rbdi_sess_err_rl(sess, "queue %u: bare response for slot %u of %u\n",
 				 q->qid, rbd_tag_slot(tag), q->depth);
-		goto fatal;
+		goto out_sess_error;
 	}
 	rq = rbdi_awaiting_rq(q, tag, &why);
 	if (!rq) {
 		rbdi_sess_err_rl(sess, "queue %u: bare response for %s tag %#llx\n",
 				 q->qid, why, tag);
-		goto fatal;
+		goto out_sess_error;
 	}
 	req = blk_mq_rq_to_pdu(rq);
 	if (!req->imm || wc->byte_len != req->data_len) {
 		rbdi_sess_err_rl(sess, "queue %u: tag %#llx: bare response of %u for %u (%s)\n",
 				 q->qid, tag, wc->byte_len, req->data_len,
 				 req->imm ? "immediate read" : "no immediate read");
-		goto fatal;
+		goto out_sess_error;
 	}
 
 	req->awaiting = false;
@@ -210,7 +210,7 @@ void rbdi_blk_bare_rsp(struct rbdi_queue *q, struct rbdi_rbuf *rb,
 	rbdi_req_put(req);
 	return;
 
-fatal:
+out_sess_error:
 	rbdi_sess_error(sess);
 }
 
@@ -339,13 +339,13 @@ static void rbdi_blk_rsp_batch(struct rbdi_queue *q, struct rbdi_rbuf *rb,
 				 q->qid, wc->byte_len,
 				 wc->wc_flags & IB_WC_WITH_INVALIDATE ?
 				 ", with invalidation" : "");
-		goto fatal;
+		goto out_sess_error;
 	}
 	/* rbd_check_rsp() on 32 bytes refuses immediate and sense data. */
 	for (i = 0; i < n; i++, rsp++) {
 		reqs[i] = rbdi_rsp_take(q, rsp, sizeof(*rsp), false, 0, &inv);
 		if (!reqs[i])
-			goto fatal;
+			goto out_sess_error;
 	}
 	if (rbdi_rsp_repost(q, rb))
 		return;
@@ -355,7 +355,7 @@ static void rbdi_blk_rsp_batch(struct rbdi_queue *q, struct rbdi_rbuf *rb,
 		rbdi_rsp_finish(q, reqs[i], false);
 	return;
 
-fatal:
+out_sess_error:
 	rbdi_sess_error(sess);
 }
 

@@ -73,7 +73,7 @@ static int rbdi_exec_pt(struct rbdi_session *sess, struct rbdi_pt *pt,
 	if (len) {
 		ret = blk_rq_map_kern(q, rq, buf, len, GFP_KERNEL);
 		if (ret)
-			goto out_free;
+			goto out_free_rq;
 	}
 	sts = blk_execute_rq(rq, false);
 	ret = blk_status_to_errno(sts);
@@ -81,7 +81,7 @@ static int rbdi_exec_pt(struct rbdi_session *sess, struct rbdi_pt *pt,
 	pt->resid = req->resid;
 	pt->sense_len = req->sense_len;
 	memcpy(pt->sense, req->sense, req->sense_len);
-out_free:
+out_free_rq:
 	blk_mq_free_request(rq);
 	return ret;
 }
@@ -151,12 +151,12 @@ static int rbdi_read_capacity(struct rbdi_session *sess,
 	if (ret) {
 		rbdi_sess_err(sess, "READ CAPACITY(16) failed: status 0x%02x (%d)\n",
 			      pt.status, ret);
-		goto out;
+		goto out_free_buf;
 	}
 	ret = -EIO;
 	if (32 - max(pt.resid, 0) < 14) {
 		rbdi_sess_err(sess, "READ CAPACITY(16): short data\n");
-		goto out;
+		goto out_free_buf;
 	}
 	last = get_unaligned_be64(&buf[0]);
 	lbs = get_unaligned_be32(&buf[8]);
@@ -165,7 +165,7 @@ static int rbdi_read_capacity(struct rbdi_session *sess,
 	    last >= (U64_MAX >> 12)) {
 		rbdi_sess_err(sess, "READ CAPACITY(16): unsupported geometry: %llu blocks of %u bytes\n",
 			      last + 1, lbs);
-		goto out;
+		goto out_free_buf;
 	}
 	memset(cap, 0, sizeof(*cap));
 	cap->lbs = lbs;
@@ -176,7 +176,7 @@ static int rbdi_read_capacity(struct rbdi_session *sess,
 		cap->lbprz = buf[14] & 0x40;
 	}
 	ret = 0;
-out:
+out_free_buf:
 	kfree(buf);
 	return ret;
 }
@@ -200,27 +200,27 @@ int rbdi_blk_rescan(struct rbdi_session *sess)
 	/* Not once the teardown has begun: del_gendisk() zeroes it. */
 	if (!READ_ONCE(sess->rescan_on)) {
 		ret = -ENODEV;
-		goto out;
+		goto out_unlock;
 	}
 	ret = rbdi_read_capacity(sess, &cap);
 	if (ret)
-		goto out;
+		goto out_unlock;
 	if (cap.lbs != sess->lbs) {
 		rbdi_sess_err(sess, "%s: logical block size changed from %u to %u bytes; not resizing (log in again)\n",
 			      disk->disk_name, sess->lbs, cap.lbs);
 		ret = -EIO;
-		goto out;
+		goto out_unlock;
 	}
 	old = get_capacity(disk);
 	if (cap.sectors == old) {
 		rbdi_sess_info(sess, "%s: capacity unchanged (%llu sectors)\n",
 			       disk->disk_name, cap.sectors);
-		goto out;
+		goto out_unlock;
 	}
 	set_capacity_and_notify(disk, cap.sectors);
 	rbdi_sess_info(sess, "%s: capacity changed from %llu to %llu sectors\n",
 		       disk->disk_name, (u64)old, cap.sectors);
-out:
+out_unlock:
 	mutex_unlock(&sess->rescan_mutex);
 	return ret;
 }
@@ -274,16 +274,16 @@ static void rbdi_read_cache_mode(struct rbdi_session *sess)
 	pt.cdb[2] = 0x08;	/* current values, caching page */
 	put_unaligned_be16(128, &pt.cdb[7]);
 	if (rbdi_exec_pt_retry(sess, &pt, buf, 128))
-		goto out;
+		goto out_free_buf;
 	got = 128 - clamp(pt.resid, 0, 128);
 	if (got < 8)
-		goto out;
+		goto out_free_buf;
 	off = 8 + get_unaligned_be16(&buf[6]);
 	if (off + 3 > got || (buf[off] & 0x3f) != 0x08)
-		goto out;
+		goto out_free_buf;
 	sess->write_cache = buf[off + 2] & 0x04;
 	sess->fua = buf[3] & 0x10;
-out:
+out_free_buf:
 	kfree(buf);
 }
 

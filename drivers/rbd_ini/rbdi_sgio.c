@@ -240,7 +240,7 @@ static int rbdi_sg_io(struct request_queue *q, blk_mode_t mode,
 					 hdr.iovec_count, false,
 					 rq_data_dir(rq));
 		if (ret)
-			goto out_free;
+			goto out_free_rq;
 		bio = rq->bio;
 	}
 
@@ -253,7 +253,7 @@ static int rbdi_sg_io(struct request_queue *q, blk_mode_t mode,
 		ret = -EFAULT;
 	if (!ret && put_sg_io_hdr(&hdr, argp))
 		ret = -EFAULT;
-out_free:
+out_free_rq:
 	blk_mq_free_request(rq);
 	return ret;
 }

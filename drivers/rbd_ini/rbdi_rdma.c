@@ -30,7 +30,6 @@
 
 #include <linux/jiffies.h>
 #include <linux/minmax.h>
-#include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <net/net_namespace.h>

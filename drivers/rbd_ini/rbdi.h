@@ -665,24 +665,31 @@ void rbdi_sess_set_last_error(struct rbdi_session *sess, const char *why);
 
 /* rbdi_rdma.c */
 int rbdi_connect(struct rbdi_session *sess);
+void rbdi_stop_queues(struct rbdi_session *sess);
+void rbdi_free_queues(struct rbdi_session *sess, bool all);
+int rbdi_post_recv(struct rbdi_queue *q, struct rbdi_rbuf *rb);
+void rbdi_queue_lost(struct rbdi_queue *q);
+
+/* rbdi_ctrl.c */
 u64 rbdi_ctrl_arm(struct rbdi_session *sess, u8 opcode);
 int rbdi_ctrl_exec(struct rbdi_session *sess, u8 rsp_opcode, u32 len,
 		   unsigned int wait_ms);
+void rbdi_ctrl_rsp(struct rbdi_queue *q, struct rbdi_rbuf *rb,
+		   struct ib_wc *wc);
+void rbdi_ctrl_lost(struct rbdi_session *sess);
+int rbdi_login(struct rbdi_session *sess);
+void rbdi_logout(struct rbdi_session *sess);
+void rbdi_ka_work(struct work_struct *work);
+int rbdi_send_abort(struct rbdi_session *sess, u64 ref_tag);
 
 /* rbdi_auth.c */
 int rbdi_authenticate(struct rbdi_session *sess);
 bool rbdi_auth_take_rsp(struct rbdi_session *sess, const void *buf, u32 len);
 int rbdi_auth_check_config(struct rbdi_session *sess);
-void rbdi_logout(struct rbdi_session *sess);
-void rbdi_stop_queues(struct rbdi_session *sess);
-void rbdi_free_queues(struct rbdi_session *sess, bool all);
-int rbdi_post_recv(struct rbdi_queue *q, struct rbdi_rbuf *rb);
-void rbdi_ka_work(struct work_struct *work);
-int rbdi_send_abort(struct rbdi_session *sess, u64 ref_tag);
 
 /* rbdi_sgio.c */
-struct sg_io_hdr;
-bool rbdi_sgio_allowed(u8 *cdb, const struct sg_io_hdr *hdr, blk_mode_t mode);
+int rbdi_ioctl(struct block_device *bdev, blk_mode_t mode,
+	       unsigned int cmd, unsigned long arg);
 
 /* rbdi_blk.c */
 int rbdi_blk_add(struct rbdi_session *sess);
@@ -696,16 +703,39 @@ static inline u32 rbdi_lost_grace_ms(const struct rbdi_session *sess)
 	return max_t(u32, sess->ka_ms, RBDI_LOST_GRACE_MS);
 }
 
+int rbdi_blk_init(void);
+void rbdi_blk_exit(void);
+int rbdi_blk_sess_init(struct rbdi_session *sess);
+void rbdi_blk_sess_free(struct rbdi_session *sess);
+
+/* rbdi_rsp.c */
+void rbdi_req_init_cqes(struct rbdi_request *req);
+struct request *rbdi_awaiting_rq(struct rbdi_queue *q, u64 tag,
+				 const char **why);
 void rbdi_blk_bare_rsp(struct rbdi_queue *q, struct rbdi_rbuf *rb,
 		       struct ib_wc *wc);
 void rbdi_blk_rsp(struct rbdi_queue *q, struct rbdi_rbuf *rb,
 		  struct ib_wc *wc);
-int rbdi_blk_init(void);
-void rbdi_blk_exit(void);
-void rbdi_debugfs_add(struct rbdi_session *sess);
-int rbdi_blk_sess_init(struct rbdi_session *sess);
-void rbdi_blk_sess_free(struct rbdi_session *sess);
+
+/* rbdi_scsi.c */
+/* Retries of a command answered BUSY, TASK ABORTED or UNIT ATTENTION. */
+#define RBDI_MAX_RETRIES	5
+
+int rbdi_probe_lun(struct rbdi_session *sess, unsigned int max_sectors,
+		   u64 *sectors);
+int rbdi_blk_rescan(struct rbdi_session *sess);
+void rbdi_rescan_work(struct work_struct *work);
 void rbdi_blk_stop_rescan(struct rbdi_session *sess);
+blk_status_t rbdi_scsi_sts(struct rbdi_session *sess, struct request *rq,
+			   bool *retry);
+void rbdi_check_capacity_ua(struct rbdi_session *sess,
+			    struct rbdi_request *req);
+
+/* rbdi_sysfs.c */
+extern const struct attribute_group *rbdi_disk_groups[];
+
+/* rbdi_debugfs.c */
+void rbdi_debugfs_add(struct rbdi_session *sess);
 
 /* rbdi_configfs.c */
 int rbdi_configfs_init(void);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * rbdi: the block device, /dev/rbdiN.
+ * rbdi: the block device, /dev/rbdiN: its blk-mq queues, a request's
+ * submission as a command (rbdi_queue_rq()) and its completion, timeouts,
+ * and the life of the disk (rbdi_blk_add() to rbdi_blk_free()).
  *
  * One blk-mq hardware queue per I/O queue; its depth is the granted
  * queue depth and the blk-mq tag is the command slot of the wire tag.
@@ -17,20 +19,17 @@
  *
  * A request completes when its reference count, two at the start, drops
  * to zero: one for the SEND completion and one for the response (or the
- * LOCAL_INV that follows it). Until then the HCA may still own the
- * capsule, the MR or the data.
+ * LOCAL_INV that follows it), both in rbdi_rsp.c. Until then the HCA may
+ * still own the capsule, the MR or the data.
  *
- * Geometry and cache mode come from READ CAPACITY(16) and MODE SENSE(10)
- * sent as passthrough requests (REQ_OP_DRV_IN) through the same path;
- * SG_IO uses that path too. So do the identification (standard INQUIRY,
- * VPD pages 0x80 and 0x83, shown in /sys/block/rbdiN/rbd/) and the
- * provisioning limits (VPD pages 0xb0, 0xb1 and 0xb2). READ CAPACITY(16)
- * is sent again by a rescan (/sys/block/rbdiN/rbd/rescan, or a UNIT
- * ATTENTION CAPACITY DATA HAS CHANGED on any command), which resizes the
- * disk.
+ * Geometry, cache mode, identification and provisioning limits come from
+ * SCSI commands sent as passthrough requests (REQ_OP_DRV_IN) through the
+ * same path (rbdi_scsi.c); SG_IO uses that path too (rbdi_sgio.c). The
+ * disk's attributes in /sys/block/rbdiN/rbd/ are in rbdi_sysfs.c.
  *
  * Each completed request is counted in a per-CPU latency histogram
- * (debugfs latency), from its first send to its completion.
+ * (debugfs latency, rbdi_debugfs.c), from its first send to its
+ * completion.
  *
  * Discard becomes UNMAP and write zeroes WRITE SAME(16), within the
  * limits of VPD page 0xb0. Their parameter data (the UNMAP block
@@ -42,103 +41,26 @@
 
 #include <linux/blk-mq.h>
 #include <linux/bvec.h>
-#include <linux/debugfs.h>
 #include <linux/hdreg.h>
 #include <linux/idr.h>
 #include <linux/log2.h>
 #include <linux/mempool.h>
-#include <linux/seq_file.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
-#include <linux/uaccess.h>
 #include <rdma/mr_pool.h>
-#include <scsi/scsi_common.h>
 #include <scsi/scsi_proto.h>
-#include <scsi/scsi_status.h>
-#include <scsi/scsi_ioctl.h>
-#include <scsi/sg.h>
 
 #include "rbdi.h"
 
 /* Minor numbers per disk: the disk and 15 partitions. */
 #define RBDI_MINORS		16
-/* Retries of a command answered BUSY, TASK ABORTED or UNIT ATTENTION. */
-#define RBDI_MAX_RETRIES	5
-/* sg3_utils asks for this version of the sg driver interface. */
-#define RBDI_SG_VERSION		30527
 /* UNMAP parameter list: an 8-byte header and one block descriptor. */
 #define RBDI_UNMAP_PARAM_LEN	24
 /* Pages kept for UNMAP and WRITE SAME parameter data. */
 #define RBDI_PAGE_POOL_SIZE	16
-/* Buffer for standard INQUIRY and VPD pages. */
-#define RBDI_INQ_LEN		96
-#define RBDI_VPD_LEN		1024
 
 static DEFINE_IDA(rbdi_ida);
 static mempool_t *rbdi_page_pool;
-
-static void rbdi_req_put(struct rbdi_request *req)
-{
-	if (refcount_dec_and_test(&req->ref))
-		blk_mq_complete_request(blk_mq_rq_from_pdu(req));
-}
-
-static void rbdi_send_done(struct ib_cq *cq, struct ib_wc *wc)
-{
-	struct rbdi_request *req =
-		container_of(wc->wr_cqe, struct rbdi_request, send_cqe);
-
-	if (unlikely(wc->status != IB_WC_SUCCESS)) {
-		if (wc->status != IB_WC_WR_FLUSH_ERR)
-			rbdi_sess_err_rl(req->q->sess, "queue %u: SEND failed: %s\n",
-					 req->q->qid,
-					 ib_wc_status_msg(wc->status));
-		/* The recovery completes the request once drained. */
-		rbdi_sess_error(req->q->sess);
-		return;
-	}
-	rbdi_req_put(req);
-}
-
-static void rbdi_reg_done(struct ib_cq *cq, struct ib_wc *wc)
-{
-	struct rbdi_request *req =
-		container_of(wc->wr_cqe, struct rbdi_request, reg_cqe);
-
-	/* REG_MR and its fence are unsignaled: only errors arrive here. */
-	if (wc->status != IB_WC_WR_FLUSH_ERR)
-		rbdi_sess_err_rl(req->q->sess, "queue %u: REG_MR (or its fence) failed: %s\n",
-				 req->q->qid, ib_wc_status_msg(wc->status));
-	rbdi_sess_error(req->q->sess);
-}
-
-static void rbdi_inv_done(struct ib_cq *cq, struct ib_wc *wc)
-{
-	struct rbdi_request *req =
-		container_of(wc->wr_cqe, struct rbdi_request, inv_cqe);
-
-	if (unlikely(wc->status != IB_WC_SUCCESS)) {
-		if (wc->status != IB_WC_WR_FLUSH_ERR)
-			rbdi_sess_err_rl(req->q->sess, "queue %u: LOCAL_INV failed: %s\n",
-					 req->q->qid,
-					 ib_wc_status_msg(wc->status));
-		rbdi_sess_error(req->q->sess);
-		return;
-	}
-	rbdi_req_put(req);
-}
-
-static int rbdi_local_inv(struct rbdi_queue *q, struct rbdi_request *req)
-{
-	struct ib_send_wr wr = {
-		.opcode			= IB_WR_LOCAL_INV,
-		.wr_cqe			= &req->inv_cqe,
-		.send_flags		= IB_SEND_SIGNALED,
-		.ex.invalidate_rkey	= req->mr->rkey,
-	};
-
-	return ib_post_send(q->qp, &wr, NULL);
-}
 
 /* Copy the data of @rq into @dst (an inline write). */
 static void rbdi_copy_from_rq(struct request *rq, u8 *dst)
@@ -154,307 +76,6 @@ static void rbdi_copy_from_rq(struct request *rq, u8 *dst)
 		memcpy_from_bvec(dst, &bv);
 		dst += bv.bv_len;
 	}
-}
-
-/* Copy @len bytes of immediate data at @src into the pages of @rq. */
-static void rbdi_copy_to_rq(struct request *rq, const u8 *src, u32 len)
-{
-	struct req_iterator iter;
-	struct bio_vec bv;
-
-	rq_for_each_segment(bv, rq, iter) {
-		if (!len)
-			continue;
-		bv.bv_len = min(bv.bv_len, len);
-		memcpy_to_bvec(&bv, src);
-		src += bv.bv_len;
-		len -= bv.bv_len;
-	}
-}
-
-/*
- * The started request of @q that @tag names, if it still awaits the
- * response of that generation; otherwise NULL, and *@why says why not.
- */
-static struct request *rbdi_awaiting_rq(struct rbdi_queue *q, u64 tag,
-					const char **why)
-{
-	struct request *rq;
-	struct rbdi_request *req;
-
-	rq = q->tags ? blk_mq_tag_to_rq(q->tags, rbd_tag_slot(tag)) : NULL;
-	if (!rq || !blk_mq_request_started(rq)) {
-		*why = "idle";
-		return NULL;
-	}
-	req = blk_mq_rq_to_pdu(rq);
-	if (!READ_ONCE(req->awaiting) || req->gen != rbd_tag_gen(tag)) {
-		*why = "stale";
-		return NULL;
-	}
-	return rq;
-}
-
-/*
- * F4: the receive is back before the credit can be reused, that is before
- * a request is completed. Return 0, or an error after tearing the session
- * down.
- */
-static int rbdi_rsp_repost(struct rbdi_queue *q, struct rbdi_rbuf *rb)
-{
-	if (!rbdi_post_recv(q, rb))
-		return 0;
-	rbdi_sess_err_rl(q->sess, "queue %u: cannot repost a receive\n",
-			 q->qid);
-	rbdi_sess_error(q->sess);
-	return -EIO;
-}
-
-/**
- * rbdi_blk_bare_rsp() - handle a bare response on an I/O queue
- * @q: The queue.
- * @rb: The receive buffer, synced for the CPU: the read data alone.
- * @wc: Its work completion, status success, with immediate data.
- *
- * A bare response (%RBD_FEAT_BARE_READ) answers an immediate read that
- * ended well: status GOOD, no sense data, no residual. Its immediate data
- * names the command; it must be awaiting an immediate read of exactly the
- * bytes received. Anything else tears the session down.
- *
- * Context: Softirq (CQ polling).
- */
-void rbdi_blk_bare_rsp(struct rbdi_queue *q, struct rbdi_rbuf *rb,
-		       struct ib_wc *wc)
-{
-	struct rbdi_session *sess = q->sess;
-	struct rbdi_request *req;
-	struct request *rq;
-	const char *why;
-	u64 tag;
-
-	tag = rbd_bare_rsp_tag(q->qid,
-			       le32_to_cpu((__force __le32)wc->ex.imm_data));
-	if (!(q->lim.features & RBD_FEAT_BARE_READ) ||
-	    wc->opcode != IB_WC_RECV) {
-		rbdi_sess_err_rl(sess, "queue %u: unexpected immediate data, tag %#llx\n",
-				 q->qid, tag);
-		goto fatal;
-	}
-	if (rbd_tag_slot(tag) >= q->depth) {
-		rbdi_sess_err_rl(sess, "queue %u: bare response for slot %u of %u\n",
-				 q->qid, rbd_tag_slot(tag), q->depth);
-		goto fatal;
-	}
-	rq = rbdi_awaiting_rq(q, tag, &why);
-	if (!rq) {
-		rbdi_sess_err_rl(sess, "queue %u: bare response for %s tag %#llx\n",
-				 q->qid, why, tag);
-		goto fatal;
-	}
-	req = blk_mq_rq_to_pdu(rq);
-	if (!req->imm || wc->byte_len != req->data_len) {
-		rbdi_sess_err_rl(sess, "queue %u: tag %#llx: bare response of %u for %u (%s)\n",
-				 q->qid, tag, wc->byte_len, req->data_len,
-				 req->imm ? "immediate read" : "no immediate read");
-		goto fatal;
-	}
-
-	req->awaiting = false;
-	req->status = SAM_STAT_GOOD;
-	req->sense_len = 0;
-	req->resid = 0;
-	rbdi_copy_to_rq(rq, rb->buf, wc->byte_len);
-
-	if (rbdi_rsp_repost(q, rb))
-		return;
-	atomic64_inc(&sess->stats.bare_reads);
-	rbdi_req_put(req);
-	return;
-
-fatal:
-	rbdi_sess_error(sess);
-}
-
-/*
- * Take the response @rsp, @len bytes from the network, for its request:
- * validate it, look its tag up among the requests awaiting a response and
- * check it against that request (@inv_wc, @inv_rkey: the invalidation its
- * receive carried), then record the outcome in the request, which no
- * longer awaits. Return the request, with *@inv whether the target
- * invalidated its MR, or NULL after logging what is wrong.
- */
-static struct rbdi_request *rbdi_rsp_take(struct rbdi_queue *q,
-					  const struct rbd_rsp *rsp, u32 len,
-					  bool inv_wc, u32 inv_rkey, bool *inv)
-{
-	struct rbdi_session *sess = q->sess;
-	struct rbdi_request *req;
-	struct request *rq;
-	const char *why;
-	bool inv_flag;
-	u32 imm_len, residual;
-	u16 flags, sense_len;
-	enum rbd_check c;
-	u64 tag;
-
-	c = rbd_check_response(rsp, len, &q->lim, NULL);
-	if (c) {
-		rbdi_sess_err_rl(sess, "queue %u: invalid response: %s\n",
-				 q->qid, rbd_check_str(c));
-		return NULL;
-	}
-	tag = le64_to_cpu(rsp->hdr.tag);
-	if (rsp->hdr.opcode != RBD_OP_SCSI_RSP) {
-		rbdi_sess_err_rl(sess, "queue %u: unexpected %s, tag %#llx\n",
-				 q->qid, rbd_opcode_str(rsp->hdr.opcode), tag);
-		return NULL;
-	}
-
-	rq = rbdi_awaiting_rq(q, tag, &why);
-	if (!rq) {
-		rbdi_sess_err_rl(sess, "queue %u: response for %s tag %#llx\n",
-				 q->qid, why, tag);
-		return NULL;
-	}
-	req = blk_mq_rq_to_pdu(rq);
-
-	flags = le16_to_cpu(rsp->hdr.flags);
-	inv_flag = flags & RBD_RSP_F_INVALIDATED;
-	if (inv_wc != inv_flag ||
-	    (inv_flag && (!req->mr ||
-			  !(req->cmd->hdr.flags &
-			    cpu_to_le16(RBD_CMD_F_INVALIDATE)) ||
-			  inv_rkey != req->mr->rkey))) {
-		rbdi_sess_err_rl(sess, "queue %u: tag %#llx: invalidation mismatch\n",
-				 q->qid, tag);
-		return NULL;
-	}
-
-	imm_len = le32_to_cpu(rsp->imm_len);
-	if (imm_len && (!req->imm || imm_len > req->data_len)) {
-		rbdi_sess_err_rl(sess, "queue %u: tag %#llx: unexpected immediate data (%u)\n",
-				 q->qid, tag, imm_len);
-		return NULL;
-	}
-
-	req->awaiting = false;
-	req->status = rsp->status;
-	sense_len = le16_to_cpu(rsp->sense_len);
-	memcpy(req->sense, (const u8 *)(rsp + 1) + imm_len, sense_len);
-	req->sense_len = sense_len;
-	residual = le32_to_cpu(rsp->residual);
-	if (flags & RBD_RSP_F_UNDERFLOW)
-		req->resid = min(residual, req->data_len);
-	else if (flags & RBD_RSP_F_OVERFLOW)
-		req->resid = -(s32)min_t(u32, residual, S32_MAX);
-	else
-		req->resid = 0;
-	if (req->imm) {
-		rbdi_copy_to_rq(rq, (const u8 *)(rsp + 1), imm_len);
-		/* What did not arrive was not transferred. */
-		req->resid = max_t(s32, req->resid, req->data_len - imm_len);
-	}
-	*inv = inv_flag;
-	return req;
-}
-
-/*
- * End the response's part of @req, taken by rbdi_rsp_take() (@inv: the
- * target invalidated its MR), once the receive is reposted.
- */
-static void rbdi_rsp_finish(struct rbdi_queue *q, struct rbdi_request *req,
-			    bool inv)
-{
-	struct rbdi_session *sess = q->sess;
-
-	if (req->mr && inv)
-		atomic64_inc(&sess->stats.remote_invs);
-	if (req->mr && !inv) {
-		atomic64_inc(&sess->stats.local_invs);
-		if (!test_bit(RBDI_Q_LIVE, &q->flags) ||
-		    rbdi_local_inv(q, req))
-			rbdi_sess_error(sess);
-		return;
-	}
-	rbdi_req_put(req);
-}
-
-/*
- * A response batch (%RBD_FEAT_RSP_BATCH): 2 to rbd_rsp_batch_max()
- * responses of 32 bytes back to back, none with immediate or sense data
- * or invalidation. Each is checked and taken before the receive is
- * reposted and any request completed; a bad one tears the session down.
- */
-static void rbdi_blk_rsp_batch(struct rbdi_queue *q, struct rbdi_rbuf *rb,
-			       struct ib_wc *wc)
-{
-	struct rbdi_request *reqs[RBD_RSP_BATCH_MAX];
-	const struct rbd_rsp *rsp = rb->buf;
-	struct rbdi_session *sess = q->sess;
-	u32 n = 0, i;
-	bool inv;
-
-	if (rbd_check_rsp_batch(wc->byte_len, &q->lim, &n) ||
-	    (wc->wc_flags & IB_WC_WITH_INVALIDATE)) {
-		rbdi_sess_err_rl(sess, "queue %u: invalid response batch: %u bytes%s\n",
-				 q->qid, wc->byte_len,
-				 wc->wc_flags & IB_WC_WITH_INVALIDATE ?
-				 ", with invalidation" : "");
-		goto fatal;
-	}
-	/* rbd_check_rsp() on 32 bytes refuses immediate and sense data. */
-	for (i = 0; i < n; i++, rsp++) {
-		reqs[i] = rbdi_rsp_take(q, rsp, sizeof(*rsp), false, 0, &inv);
-		if (!reqs[i])
-			goto fatal;
-	}
-	if (rbdi_rsp_repost(q, rb))
-		return;
-	atomic64_inc(&sess->stats.rsp_batches);
-	atomic64_add(n, &sess->stats.rsps_batched);
-	for (i = 0; i < n; i++)
-		rbdi_rsp_finish(q, reqs[i], false);
-	return;
-
-fatal:
-	rbdi_sess_error(sess);
-}
-
-/**
- * rbdi_blk_rsp() - handle a receive on an I/O queue
- * @q: The queue.
- * @rb: The receive buffer, synced for the CPU.
- * @wc: Its work completion, status success.
- *
- * Everything in the buffer comes from the network: it is validated, its
- * tag looked up and checked against the outstanding request, before any
- * of it is used. A bad response tears the session down. A receive longer
- * than the 32-byte response it starts with is a response batch, where the
- * session has them.
- *
- * Context: Softirq (CQ polling).
- */
-void rbdi_blk_rsp(struct rbdi_queue *q, struct rbdi_rbuf *rb,
-		  struct ib_wc *wc)
-{
-	const struct rbd_rsp *rsp = rb->buf;
-	struct rbdi_request *req;
-	bool inv;
-
-	if (rbd_rsp_is_batch(rsp, wc->byte_len, &q->lim)) {
-		rbdi_blk_rsp_batch(q, rb, wc);
-		return;
-	}
-	req = rbdi_rsp_take(q, rsp, wc->byte_len,
-			    wc->wc_flags & IB_WC_WITH_INVALIDATE,
-			    wc->ex.invalidate_rkey, &inv);
-	if (!req) {
-		rbdi_sess_error(q->sess);
-		return;
-	}
-	if (rbdi_rsp_repost(q, rb))
-		return;
-	rbdi_rsp_finish(q, req, inv);
 }
 
 static void rbdi_unmap_data(struct rbdi_queue *q, struct rbdi_request *req)
@@ -624,9 +245,32 @@ static void rbdi_free_payload(struct request *rq)
 	req->payload = NULL;
 }
 
-/* Fill CDB, direction and data length of the capsule from @rq. */
-static blk_status_t rbdi_setup_cmd(struct rbdi_session *sess,
-				   struct request *rq)
+/* READ(16) or WRITE(16) of the blocks of @rq, with FUA if it asks. */
+static void rbdi_setup_rw(struct rbdi_session *sess, struct request *rq)
+{
+	struct rbdi_request *req = blk_mq_rq_to_pdu(rq);
+	struct rbd_cmd *cmd = req->cmd;
+	unsigned int shift = ilog2(sess->lbs);
+	u64 lba;
+
+	lba = blk_rq_pos(rq) >> (shift - SECTOR_SHIFT);
+	if (req_op(rq) == REQ_OP_READ) {
+		cmd->cdb[0] = READ_16;
+		cmd->dir = RBD_DIR_READ;
+	} else {
+		cmd->cdb[0] = WRITE_16;
+		cmd->dir = RBD_DIR_WRITE;
+		if (rq->cmd_flags & REQ_FUA)
+			cmd->cdb[1] = 0x08;
+	}
+	put_unaligned_be64(lba, &cmd->cdb[2]);
+	put_unaligned_be32(req->data_len >> shift, &cmd->cdb[10]);
+	cmd->cdb_len = 16;
+}
+
+/* UNMAP of the blocks of @rq; its parameter list is the payload. */
+static blk_status_t rbdi_setup_discard(struct rbdi_session *sess,
+				       struct request *rq)
 {
 	struct rbdi_request *req = blk_mq_rq_to_pdu(rq);
 	struct rbd_cmd *cmd = req->cmd;
@@ -634,6 +278,74 @@ static blk_status_t rbdi_setup_cmd(struct rbdi_session *sess,
 	u32 blocks;
 	u64 lba;
 	u8 *buf;
+
+	/* The limits keep the block count within 32 bits. */
+	lba = blk_rq_pos(rq) >> (shift - SECTOR_SHIFT);
+	blocks = blk_rq_bytes(rq) >> shift;
+	buf = rbdi_alloc_payload(rq, RBDI_UNMAP_PARAM_LEN);
+	if (!buf)
+		return BLK_STS_RESOURCE;
+	put_unaligned_be16(RBDI_UNMAP_PARAM_LEN - 2, &buf[0]);
+	put_unaligned_be16(16, &buf[2]);
+	put_unaligned_be64(lba, &buf[8]);
+	put_unaligned_be32(blocks, &buf[16]);
+	cmd->cdb[0] = UNMAP;
+	put_unaligned_be16(RBDI_UNMAP_PARAM_LEN, &cmd->cdb[7]);
+	cmd->cdb_len = 10;
+	cmd->dir = RBD_DIR_WRITE;
+	req->data_len = RBDI_UNMAP_PARAM_LEN;
+	return BLK_STS_OK;
+}
+
+/* WRITE SAME(16) of a block of zeroes, the payload, over @rq's blocks. */
+static blk_status_t rbdi_setup_write_zeroes(struct rbdi_session *sess,
+					    struct request *rq)
+{
+	struct rbdi_request *req = blk_mq_rq_to_pdu(rq);
+	struct rbd_cmd *cmd = req->cmd;
+	unsigned int shift = ilog2(sess->lbs);
+	u32 blocks;
+	u64 lba;
+
+	lba = blk_rq_pos(rq) >> (shift - SECTOR_SHIFT);
+	blocks = blk_rq_bytes(rq) >> shift;
+	if (!rbdi_alloc_payload(rq, sess->lbs))
+		return BLK_STS_RESOURCE;
+	cmd->cdb[0] = WRITE_SAME_16;
+	/* Unmapping is allowed and reads back zeroes (LBPRZ). */
+	if (sess->ws_unmap && !(rq->cmd_flags & REQ_NOUNMAP))
+		cmd->cdb[1] = 0x08;
+	put_unaligned_be64(lba, &cmd->cdb[2]);
+	put_unaligned_be32(blocks, &cmd->cdb[10]);
+	cmd->cdb_len = 16;
+	cmd->dir = RBD_DIR_WRITE;
+	req->data_len = sess->lbs;
+	return BLK_STS_OK;
+}
+
+/* The CDB of a passthrough request (SG_IO, rbdi_exec_pt()) as it came. */
+static void rbdi_setup_pt(struct request *rq)
+{
+	struct rbdi_request *req = blk_mq_rq_to_pdu(rq);
+	struct rbd_cmd *cmd = req->cmd;
+
+	memcpy(cmd->cdb, req->cdb, req->cdb_len);
+	cmd->cdb_len = req->cdb_len;
+	if (!req->data_len)
+		cmd->dir = RBD_DIR_NONE;
+	else if (req_op(rq) == REQ_OP_DRV_IN)
+		cmd->dir = RBD_DIR_READ;
+	else
+		cmd->dir = RBD_DIR_WRITE;
+}
+
+/* Fill CDB, direction and data length of the capsule from @rq. */
+static blk_status_t rbdi_setup_cmd(struct rbdi_session *sess,
+				   struct request *rq)
+{
+	struct rbdi_request *req = blk_mq_rq_to_pdu(rq);
+	struct rbd_cmd *cmd = req->cmd;
+	blk_status_t sts = BLK_STS_OK;
 
 	memset(cmd, 0, sizeof(*cmd));
 	cmd->hdr.opcode = RBD_OP_SCSI_CMD;
@@ -645,19 +357,7 @@ static blk_status_t rbdi_setup_cmd(struct rbdi_session *sess,
 	switch (req_op(rq)) {
 	case REQ_OP_READ:
 	case REQ_OP_WRITE:
-		lba = blk_rq_pos(rq) >> (shift - SECTOR_SHIFT);
-		if (req_op(rq) == REQ_OP_READ) {
-			cmd->cdb[0] = READ_16;
-			cmd->dir = RBD_DIR_READ;
-		} else {
-			cmd->cdb[0] = WRITE_16;
-			cmd->dir = RBD_DIR_WRITE;
-			if (rq->cmd_flags & REQ_FUA)
-				cmd->cdb[1] = 0x08;
-		}
-		put_unaligned_be64(lba, &cmd->cdb[2]);
-		put_unaligned_be32(req->data_len >> shift, &cmd->cdb[10]);
-		cmd->cdb_len = 16;
+		rbdi_setup_rw(sess, rq);
 		break;
 	case REQ_OP_FLUSH:
 		cmd->cdb[0] = SYNCHRONIZE_CACHE;
@@ -666,51 +366,20 @@ static blk_status_t rbdi_setup_cmd(struct rbdi_session *sess,
 		req->data_len = 0;
 		break;
 	case REQ_OP_DISCARD:
-		/* The limits keep the block count within 32 bits. */
-		lba = blk_rq_pos(rq) >> (shift - SECTOR_SHIFT);
-		blocks = blk_rq_bytes(rq) >> shift;
-		buf = rbdi_alloc_payload(rq, RBDI_UNMAP_PARAM_LEN);
-		if (!buf)
-			return BLK_STS_RESOURCE;
-		put_unaligned_be16(RBDI_UNMAP_PARAM_LEN - 2, &buf[0]);
-		put_unaligned_be16(16, &buf[2]);
-		put_unaligned_be64(lba, &buf[8]);
-		put_unaligned_be32(blocks, &buf[16]);
-		cmd->cdb[0] = UNMAP;
-		put_unaligned_be16(RBDI_UNMAP_PARAM_LEN, &cmd->cdb[7]);
-		cmd->cdb_len = 10;
-		cmd->dir = RBD_DIR_WRITE;
-		req->data_len = RBDI_UNMAP_PARAM_LEN;
+		sts = rbdi_setup_discard(sess, rq);
 		break;
 	case REQ_OP_WRITE_ZEROES:
-		lba = blk_rq_pos(rq) >> (shift - SECTOR_SHIFT);
-		blocks = blk_rq_bytes(rq) >> shift;
-		if (!rbdi_alloc_payload(rq, sess->lbs))
-			return BLK_STS_RESOURCE;
-		cmd->cdb[0] = WRITE_SAME_16;
-		/* Unmapping is allowed and reads back zeroes (LBPRZ). */
-		if (sess->ws_unmap && !(rq->cmd_flags & REQ_NOUNMAP))
-			cmd->cdb[1] = 0x08;
-		put_unaligned_be64(lba, &cmd->cdb[2]);
-		put_unaligned_be32(blocks, &cmd->cdb[10]);
-		cmd->cdb_len = 16;
-		cmd->dir = RBD_DIR_WRITE;
-		req->data_len = sess->lbs;
+		sts = rbdi_setup_write_zeroes(sess, rq);
 		break;
 	case REQ_OP_DRV_IN:
 	case REQ_OP_DRV_OUT:
-		memcpy(cmd->cdb, req->cdb, req->cdb_len);
-		cmd->cdb_len = req->cdb_len;
-		if (!req->data_len)
-			cmd->dir = RBD_DIR_NONE;
-		else if (req_op(rq) == REQ_OP_DRV_IN)
-			cmd->dir = RBD_DIR_READ;
-		else
-			cmd->dir = RBD_DIR_WRITE;
+		rbdi_setup_pt(rq);
 		break;
 	default:
 		return BLK_STS_NOTSUPP;
 	}
+	if (sts)
+		return sts;
 	cmd->data_length = cpu_to_le32(req->data_len);
 	return BLK_STS_OK;
 }
@@ -947,111 +616,6 @@ static blk_status_t rbdi_queue_rq(struct blk_mq_hw_ctx *hctx,
 	return sts;
 }
 
-/*
- * The LUN refused a discard or write zeroes that its VPD pages promised:
- * stop sending them, as sd does. Write zeroes then falls back to writing
- * pages of zeroes (blkdev_issue_zeroout()).
- */
-static void rbdi_disable_op(struct rbdi_session *sess, struct request *rq)
-{
-	rbdi_sess_err_rl(sess, "%s: the LUN refuses %s; not sending it again\n",
-			 sess->disk_name, blk_op_str(req_op(rq)));
-	if (req_op(rq) == REQ_OP_DISCARD)
-		blk_queue_disable_discard(rq->q);
-	else
-		blk_queue_disable_write_zeroes(rq->q);
-}
-
-/* SCSI outcome of a filesystem request; may ask for a retry. */
-static blk_status_t rbdi_scsi_sts(struct rbdi_session *sess,
-				  struct request *rq, bool *retry)
-{
-	struct rbdi_request *req = blk_mq_rq_to_pdu(rq);
-	struct scsi_sense_hdr sshdr = { };
-
-	*retry = false;
-	switch (req->status) {
-	case SAM_STAT_GOOD:
-		if (!req->resid)
-			return BLK_STS_OK;
-		rbdi_sess_err_rl(sess, "%s: %s of %u bytes at sector %llu: residual %d\n",
-				 sess->disk_name, blk_op_str(req_op(rq)),
-				 req->data_len, blk_rq_pos(rq), req->resid);
-		return BLK_STS_IOERR;
-	case SAM_STAT_BUSY:
-	case SAM_STAT_TASK_SET_FULL:
-	case SAM_STAT_TASK_ABORTED:
-		*retry = true;
-		return BLK_STS_OK;
-	case SAM_STAT_RESERVATION_CONFLICT:
-		/*
-		 * As sd and nvme: BLK_STS_RESV_CONFLICT (-EBADE; named
-		 * BLK_STS_NEXUS before 6.5), which is not a path error, so
-		 * dm-multipath does not fail the path over it.
-		 */
-		rbdi_sess_err_rl(sess, "%s: %s of %u bytes at %llu: reservation conflict\n",
-				 sess->disk_name, blk_op_str(req_op(rq)),
-				 req->data_len, blk_rq_pos(rq));
-		return BLK_STS_RESV_CONFLICT;
-	case SAM_STAT_CHECK_CONDITION:
-		scsi_normalize_sense(req->sense, req->sense_len, &sshdr);
-		if (sshdr.sense_key == UNIT_ATTENTION) {
-			*retry = true;
-			return BLK_STS_OK;
-		}
-		/* INVALID COMMAND OPERATION CODE or INVALID FIELD IN CDB */
-		if (sshdr.sense_key == ILLEGAL_REQUEST &&
-		    (sshdr.asc == 0x20 || sshdr.asc == 0x24) &&
-		    (req_op(rq) == REQ_OP_DISCARD ||
-		     req_op(rq) == REQ_OP_WRITE_ZEROES)) {
-			rbdi_disable_op(sess, rq);
-			return BLK_STS_NOTSUPP;
-		}
-		break;
-	default:
-		break;
-	}
-	rbdi_sess_err_rl(sess, "%s: %s of %u bytes at %llu: status 0x%02x, sense %x/%02x/%02x\n",
-			 sess->disk_name, blk_op_str(req_op(rq)), req->data_len,
-			 blk_rq_pos(rq), req->status, sshdr.sense_key,
-			 sshdr.asc, sshdr.ascq);
-	switch (sshdr.sense_key) {
-	case MEDIUM_ERROR:
-		return BLK_STS_MEDIUM;
-	case DATA_PROTECT:
-		return BLK_STS_PROTECTION;
-	case ILLEGAL_REQUEST:
-		return BLK_STS_TARGET;
-	default:
-		return BLK_STS_IOERR;
-	}
-}
-
-/*
- * A UNIT ATTENTION CAPACITY DATA HAS CHANGED (2A/09), on any command,
- * queues a rescan; the command itself is retried (or, through SG_IO,
- * returned) like any UNIT ATTENTION.
- */
-static void rbdi_check_capacity_ua(struct rbdi_session *sess,
-				   struct rbdi_request *req)
-{
-	struct scsi_sense_hdr sshdr;
-	unsigned long flags;
-	bool queued = false;
-
-	if (!scsi_normalize_sense(req->sense, req->sense_len, &sshdr) ||
-	    sshdr.sense_key != UNIT_ATTENTION || sshdr.asc != 0x2a ||
-	    sshdr.ascq != 0x09)
-		return;
-	spin_lock_irqsave(&sess->state_lock, flags);
-	if (sess->rescan_on)
-		queued = queue_work(rbdi_wq, &sess->rescan_work);
-	spin_unlock_irqrestore(&sess->state_lock, flags);
-	if (queued)
-		rbdi_sess_info(sess, "%s: the LUN reports CAPACITY DATA HAS CHANGED; rescanning\n",
-			       sess->disk_name);
-}
-
 /* Count the completion of @rq in the latency histogram. */
 static void rbdi_account_latency(struct rbdi_session *sess,
 				 struct request *rq)
@@ -1210,9 +774,7 @@ static int rbdi_init_request(struct blk_mq_tag_set *set, struct request *rq,
 		req->cmd = NULL;
 		return -ENOMEM;
 	}
-	req->send_cqe.done = rbdi_send_done;
-	req->reg_cqe.done = rbdi_reg_done;
-	req->inv_cqe.done = rbdi_inv_done;
+	rbdi_req_init_cqes(req);
 	req->gen = 0;
 	req->retries = 0;
 	req->abort_sent = false;
@@ -1288,683 +850,6 @@ static const struct blk_mq_ops rbdi_mq_ops = {
 	.exit_request	= rbdi_exit_request,
 };
 
-/**
- * struct rbdi_pt - a passthrough command and its outcome
- * @cdb: The CDB.
- * @cdb_len: Its length.
- * @status: SCSI status.
- * @sense_len: Valid bytes in @sense.
- * @resid: Residual (positive: underflow).
- * @sense: Sense data.
- */
-struct rbdi_pt {
-	u8 cdb[RBD_MAX_CDB_LEN];
-	u8 cdb_len;
-	u8 status;
-	u16 sense_len;
-	s32 resid;
-	u8 sense[RBD_MAX_SENSE_LEN];
-};
-
-/* Run @pt, reading up to @len bytes into @buf (kmalloc'ed). */
-static int rbdi_exec_pt(struct rbdi_session *sess, struct rbdi_pt *pt,
-			void *buf, unsigned int len)
-{
-	struct request_queue *q = sess->disk->queue;
-	struct rbdi_request *req;
-	struct request *rq;
-	blk_status_t sts;
-	int ret;
-
-	rq = blk_mq_alloc_request(q, REQ_OP_DRV_IN, 0);
-	if (IS_ERR(rq))
-		return PTR_ERR(rq);
-	req = blk_mq_rq_to_pdu(rq);
-	memcpy(req->cdb, pt->cdb, sizeof(req->cdb));
-	req->cdb_len = pt->cdb_len;
-	if (len) {
-		ret = blk_rq_map_kern(q, rq, buf, len, GFP_KERNEL);
-		if (ret)
-			goto out_free;
-	}
-	sts = blk_execute_rq(rq, false);
-	ret = blk_status_to_errno(sts);
-	pt->status = req->status;
-	pt->resid = req->resid;
-	pt->sense_len = req->sense_len;
-	memcpy(pt->sense, req->sense, req->sense_len);
-out_free:
-	blk_mq_free_request(rq);
-	return ret;
-}
-
-/* Run @pt until it succeeds; retries UNIT ATTENTION and BUSY. */
-static int rbdi_exec_pt_retry(struct rbdi_session *sess, struct rbdi_pt *pt,
-			      void *buf, unsigned int len)
-{
-	struct scsi_sense_hdr sshdr;
-	int i, ret;
-
-	for (i = 0; i < RBDI_MAX_RETRIES; i++) {
-		ret = rbdi_exec_pt(sess, pt, buf, len);
-		if (ret)
-			return ret;
-		if (pt->status == SAM_STAT_GOOD)
-			return 0;
-		if (pt->status == SAM_STAT_CHECK_CONDITION &&
-		    scsi_normalize_sense(pt->sense, pt->sense_len, &sshdr) &&
-		    sshdr.sense_key == UNIT_ATTENTION)
-			continue;
-		if (pt->status == SAM_STAT_BUSY ||
-		    pt->status == SAM_STAT_TASK_SET_FULL)
-			continue;
-		break;
-	}
-	return -EIO;
-}
-
-/**
- * struct rbdi_capacity - what READ CAPACITY(16) returned
- * @sectors: Capacity in 512-byte sectors.
- * @lbs: Logical block size in bytes.
- * @pbs: Physical block size in bytes.
- * @lbpme: Logical block provisioning management enabled (false when
- *	the data is too short to tell).
- * @lbprz: Unmapped blocks read as zeroes (likewise).
- */
-struct rbdi_capacity {
-	u64 sectors;
-	unsigned int lbs;
-	unsigned int pbs;
-	bool lbpme;
-	bool lbprz;
-};
-
-/*
- * READ CAPACITY(16): capacity and block sizes, into @cap; at login and
- * at each rescan.
- */
-static int rbdi_read_capacity(struct rbdi_session *sess,
-			      struct rbdi_capacity *cap)
-{
-	struct rbdi_pt pt = { .cdb_len = 16 };
-	unsigned int lbs, exp;
-	u64 last;
-	u8 *buf;
-	int ret;
-
-	buf = kzalloc(32, GFP_KERNEL);
-	if (!buf)
-		return -ENOMEM;
-	pt.cdb[0] = SERVICE_ACTION_IN_16;
-	pt.cdb[1] = SAI_READ_CAPACITY_16;
-	put_unaligned_be32(32, &pt.cdb[10]);
-	ret = rbdi_exec_pt_retry(sess, &pt, buf, 32);
-	if (ret) {
-		rbdi_sess_err(sess, "READ CAPACITY(16) failed: status 0x%02x (%d)\n",
-			      pt.status, ret);
-		goto out;
-	}
-	ret = -EIO;
-	if (32 - max(pt.resid, 0) < 14) {
-		rbdi_sess_err(sess, "READ CAPACITY(16): short data\n");
-		goto out;
-	}
-	last = get_unaligned_be64(&buf[0]);
-	lbs = get_unaligned_be32(&buf[8]);
-	exp = buf[13] & 0x0f;
-	if (lbs < SECTOR_SIZE || lbs > SZ_4K || !is_power_of_2(lbs) ||
-	    last >= (U64_MAX >> 12)) {
-		rbdi_sess_err(sess, "READ CAPACITY(16): unsupported geometry: %llu blocks of %u bytes\n",
-			      last + 1, lbs);
-		goto out;
-	}
-	memset(cap, 0, sizeof(*cap));
-	cap->lbs = lbs;
-	cap->sectors = (last + 1) << (ilog2(lbs) - SECTOR_SHIFT);
-	cap->pbs = exp <= 6 ? lbs << exp : lbs;
-	if (32 - max(pt.resid, 0) >= 15) {
-		cap->lbpme = buf[14] & 0x80;
-		cap->lbprz = buf[14] & 0x40;
-	}
-	ret = 0;
-out:
-	kfree(buf);
-	return ret;
-}
-
-/*
- * Read the capacity of the LUN again and resize the disk to it, growing
- * or shrinking. A changed logical block size is refused: the data path
- * and the queue limits were built for the old one.
- *
- * Context: Process context, the disk added; sleeps.
- * Return: 0, or a negative errno (logged).
- */
-static int rbdi_blk_rescan(struct rbdi_session *sess)
-{
-	struct gendisk *disk = sess->disk;
-	struct rbdi_capacity cap;
-	sector_t old;
-	int ret;
-
-	mutex_lock(&sess->rescan_mutex);
-	/* Not once the teardown has begun: del_gendisk() zeroes it. */
-	if (!READ_ONCE(sess->rescan_on)) {
-		ret = -ENODEV;
-		goto out;
-	}
-	ret = rbdi_read_capacity(sess, &cap);
-	if (ret)
-		goto out;
-	if (cap.lbs != sess->lbs) {
-		rbdi_sess_err(sess, "%s: logical block size changed from %u to %u bytes; not resizing (log in again)\n",
-			      disk->disk_name, sess->lbs, cap.lbs);
-		ret = -EIO;
-		goto out;
-	}
-	old = get_capacity(disk);
-	if (cap.sectors == old) {
-		rbdi_sess_info(sess, "%s: capacity unchanged (%llu sectors)\n",
-			       disk->disk_name, cap.sectors);
-		goto out;
-	}
-	set_capacity_and_notify(disk, cap.sectors);
-	rbdi_sess_info(sess, "%s: capacity changed from %llu to %llu sectors\n",
-		       disk->disk_name, (u64)old, cap.sectors);
-out:
-	mutex_unlock(&sess->rescan_mutex);
-	return ret;
-}
-
-static void rbdi_rescan_work(struct work_struct *work)
-{
-	struct rbdi_session *sess = container_of(work, struct rbdi_session,
-						 rescan_work);
-
-	rbdi_blk_rescan(sess);
-}
-
-/**
- * rbdi_blk_stop_rescan() - no more rescans of the disk
- * @sess: The session, being torn down, its queue not quiesced (a rescan
- *	in progress must be able to finish or fail).
- *
- * Returns once no rescan runs, before the disk is deleted.
- */
-void rbdi_blk_stop_rescan(struct rbdi_session *sess)
-{
-	spin_lock_irq(&sess->state_lock);
-	WRITE_ONCE(sess->rescan_on, false);
-	spin_unlock_irq(&sess->state_lock);
-	cancel_work_sync(&sess->rescan_work);
-	/* Wait for a rescan through sysfs; later ones see !rescan_on. */
-	mutex_lock(&sess->rescan_mutex);
-	mutex_unlock(&sess->rescan_mutex);
-}
-
-/* MODE SENSE(10) of the caching page: write cache and FUA support. */
-static void rbdi_read_cache_mode(struct rbdi_session *sess)
-{
-	struct rbdi_pt pt = { .cdb_len = 10 };
-	unsigned int got, off;
-	u8 *buf;
-
-	/* Without an answer: assume a volatile cache, flush it, no FUA. */
-	sess->write_cache = true;
-	sess->fua = false;
-
-	buf = kzalloc(128, GFP_KERNEL);
-	if (!buf)
-		return;
-	pt.cdb[0] = MODE_SENSE_10;
-	pt.cdb[1] = 0x08;	/* DBD */
-	pt.cdb[2] = 0x08;	/* current values, caching page */
-	put_unaligned_be16(128, &pt.cdb[7]);
-	if (rbdi_exec_pt_retry(sess, &pt, buf, 128))
-		goto out;
-	got = 128 - clamp(pt.resid, 0, 128);
-	if (got < 8)
-		goto out;
-	off = 8 + get_unaligned_be16(&buf[6]);
-	if (off + 3 > got || (buf[off] & 0x3f) != 0x08)
-		goto out;
-	sess->write_cache = buf[off + 2] & 0x04;
-	sess->fua = buf[3] & 0x10;
-out:
-	kfree(buf);
-}
-
-/*
- * Copy the text field @src of @len bytes to @dst: up to the first NUL,
- * without leading and trailing blanks, other than printable ASCII as '_'.
- */
-static void rbdi_copy_text(char *dst, size_t size, const u8 *src, size_t len)
-{
-	size_t i = 0, n = 0;
-
-	len = strnlen((const char *)src, len);
-	while (len && src[len - 1] == ' ')
-		len--;
-	while (i < len && src[i] == ' ')
-		i++;
-	for (; i < len && n + 1 < size; i++)
-		dst[n++] = src[i] >= 0x20 && src[i] < 0x7f ? src[i] : '_';
-	dst[n] = '\0';
-}
-
-/* Standard INQUIRY: vendor, product and revision. */
-static void rbdi_inquiry(struct rbdi_session *sess, u8 *buf)
-{
-	struct rbdi_lun_info *li = &sess->lun_info;
-	struct rbdi_pt pt = { .cdb_len = 6 };
-
-	pt.cdb[0] = INQUIRY;
-	put_unaligned_be16(RBDI_INQ_LEN, &pt.cdb[3]);
-	memset(buf, 0, RBDI_INQ_LEN);
-	if (rbdi_exec_pt_retry(sess, &pt, buf, RBDI_INQ_LEN) ||
-	    RBDI_INQ_LEN - clamp_t(s32, pt.resid, 0, RBDI_INQ_LEN) < 36)
-		return;
-	rbdi_copy_text(li->vendor, sizeof(li->vendor), &buf[8], 8);
-	rbdi_copy_text(li->model, sizeof(li->model), &buf[16], 16);
-	rbdi_copy_text(li->rev, sizeof(li->rev), &buf[32], 4);
-}
-
-/*
- * INQUIRY of VPD page @page into @buf (@len bytes, at most 65535).
- * Return: the valid length (at least 4), or a negative errno.
- */
-static int rbdi_read_vpd(struct rbdi_session *sess, u8 page, u8 *buf,
-			 unsigned int len)
-{
-	struct rbdi_pt pt = { .cdb_len = 6 };
-	unsigned int got;
-	int ret;
-
-	pt.cdb[0] = INQUIRY;
-	pt.cdb[1] = 0x01;	/* EVPD */
-	pt.cdb[2] = page;
-	put_unaligned_be16(len, &pt.cdb[3]);
-	memset(buf, 0, len);
-	ret = rbdi_exec_pt_retry(sess, &pt, buf, len);
-	if (ret)
-		return ret;
-	got = len - clamp_t(s32, pt.resid, 0, len);
-	if (got < 4 || buf[1] != page)
-		return -EIO;
-	return min_t(unsigned int, got, get_unaligned_be16(&buf[2]) + 4);
-}
-
-/*
- * Rank of VPD page 0x83 designator @d as the name of the logical unit;
- * 0 if unusable. Longer designators are less likely to clash: the order
- * is that of scsi_vpd_lun_id(), SCSI name string first, T10 vendor ID
- * last.
- */
-static int rbdi_designator_rank(const u8 *d)
-{
-	u8 code_set = d[0] & 0x0f, len = d[3];
-
-	/* Only designators of the addressed logical unit. */
-	if ((d[1] & 0x30) || !len)
-		return 0;
-	switch (d[1] & 0x0f) {
-	case 0x8:	/* SCSI name string, UTF-8 */
-		return code_set == 3 ? 9 : 0;
-	case 0x3:	/* NAA, binary */
-		if (code_set != 1)
-			return 0;
-		switch (d[4] >> 4) {
-		case 6:		/* IEEE Registered Extended */
-			return len == 16 ? 8 : 0;
-		case 5:		/* IEEE Registered */
-			return len == 8 ? 5 : 0;
-		case 2:		/* IEEE Extended */
-		case 3:		/* Locally assigned */
-			return len == 8 ? 4 : 0;
-		}
-		return 0;
-	case 0x2:	/* EUI-64 based, binary */
-		if (code_set != 1)
-			return 0;
-		return len == 16 ? 7 : len == 12 ? 6 : len == 8 ? 3 : 0;
-	case 0x1:	/* T10 vendor ID */
-		return 1;
-	}
-	return 0;
-}
-
-/*
- * "t10." and the T10 vendor ID designator @id: the vendor (8 bytes) and
- * a vendor specific identifier, runs of blanks as one '_'. Without the
- * vendor specific part it names no logical unit: false.
- */
-static bool rbdi_format_t10(char *out, size_t size, const u8 *id, u8 len)
-{
-	bool blank = false;
-	size_t i, n;
-
-	len = strnlen((const char *)id, len);
-	for (i = 8; i < len && id[i] == ' '; i++)
-		;
-	if (i >= len)
-		return false;
-	n = scnprintf(out, size, "t10.");
-	for (i = 0; i < len && n + 2 < size; i++) {
-		if (id[i] <= 0x20 || id[i] >= 0x7f) {
-			blank = true;
-			continue;
-		}
-		if (blank && n > 4)
-			out[n++] = '_';
-		blank = false;
-		out[n++] = id[i];
-	}
-	out[n] = '\0';
-	return true;
-}
-
-/* Format designator @d (ranked above 0) into @out; false if unusable. */
-static bool rbdi_format_designator(char *out, size_t size, const u8 *d)
-{
-	const u8 *id = d + 4;
-	u8 len = d[3];
-
-	switch (d[1] & 0x0f) {
-	case 0x8:
-		rbdi_copy_text(out, size, id, len);
-		return out[0];
-	case 0x3:
-		snprintf(out, size, "naa.%*phN", len, id);
-		return true;
-	case 0x2:
-		snprintf(out, size, "eui.%*phN", len, id);
-		return true;
-	case 0x1:
-		return rbdi_format_t10(out, size, id, len);
-	}
-	return false;
-}
-
-/* The best designator of VPD page 0x83 (@len valid bytes) as wwid. */
-static void rbdi_pick_wwid(struct rbdi_lun_info *li, const u8 *buf,
-			   unsigned int len)
-{
-	char id[RBDI_WWID_SIZE];
-	unsigned int off = 4;
-	int rank, best = 0;
-	const u8 *d;
-
-	while (off + 4 <= len) {
-		d = buf + off;
-		off += 4 + d[3];
-		if (off > len)
-			break;		/* truncated */
-		rank = rbdi_designator_rank(d);
-		if (rank > best &&
-		    rbdi_format_designator(id, sizeof(id), d)) {
-			strscpy(li->wwid, id, sizeof(li->wwid));
-			best = rank;
-		}
-	}
-}
-
-/*
- * Identification and provisioning of the LUN. Nothing here is required:
- * a page the LUN does not have leaves its fields empty or zero.
- */
-static void rbdi_read_lun_info(struct rbdi_session *sess)
-{
-	struct rbdi_lun_info *li = &sess->lun_info;
-	u32 uga;
-	u8 *buf;
-	int n;
-
-	buf = kmalloc(RBDI_VPD_LEN, GFP_KERNEL);
-	if (!buf)
-		return;
-	rbdi_inquiry(sess, buf);
-
-	n = rbdi_read_vpd(sess, 0x80, buf, RBDI_VPD_LEN);
-	if (n > 4)
-		rbdi_copy_text(li->serial, sizeof(li->serial), &buf[4], n - 4);
-	n = rbdi_read_vpd(sess, 0x83, buf, RBDI_VPD_LEN);
-	if (n > 4)
-		rbdi_pick_wwid(li, buf, n);
-
-	/* Block limits; a short page (no thin provisioning) ends early. */
-	n = rbdi_read_vpd(sess, 0xb0, buf, 64);
-	if (n >= 16) {
-		li->max_xfer = get_unaligned_be32(&buf[8]);
-		li->opt_xfer = get_unaligned_be32(&buf[12]);
-	}
-	if (n >= 36) {
-		li->max_unmap = get_unaligned_be32(&buf[20]);
-		li->max_unmap_desc = get_unaligned_be32(&buf[24]);
-		li->unmap_gran = get_unaligned_be32(&buf[28]);
-		uga = get_unaligned_be32(&buf[32]);
-		li->unmap_align_valid = uga & 0x80000000;
-		li->unmap_align = uga & 0x7fffffff;
-	}
-	if (n >= 44)
-		li->max_ws = get_unaligned_be64(&buf[36]);
-
-	n = rbdi_read_vpd(sess, 0xb1, buf, 64);
-	if (n >= 6)
-		li->rotation = get_unaligned_be16(&buf[4]);
-
-	/* Logical block provisioning; LBPRZ field 001b: reads zeroes. */
-	n = rbdi_read_vpd(sess, 0xb2, buf, 64);
-	if (n >= 6) {
-		li->tpu = buf[5] & 0x80;
-		li->tpws = buf[5] & 0x40;
-		if (((buf[5] >> 2) & 0x07) == 1)
-			li->lbprz = true;
-	}
-	kfree(buf);
-}
-
-/*
- * Write cache, FUA and rotation as block layer features. Solid state or
- * spinning: without an answer, as before, not rotational.
- */
-static unsigned int rbdi_features(const struct rbdi_session *sess)
-{
-	unsigned int features = 0;
-
-	if (sess->write_cache)
-		features |= RBD_FEAT_WRITE_CACHE;
-	if (sess->fua)
-		features |= RBD_FEAT_FUA;
-	if (sess->lun_info.rotation >= 0x401)
-		features |= RBD_FEAT_ROTATIONAL;
-	return features;
-}
-
-/*
- * Queue limits from what the LUN reported, within @max_sectors, the most
- * the transport carries. Discard needs UNMAP (LBPME, TPU and both UNMAP
- * limits non-zero); write zeroes needs a MAXIMUM WRITE SAME LENGTH.
- * Nothing larger than the LUN's limits is ever sent.
- */
-static int rbdi_set_limits(struct rbdi_session *sess,
-			   const struct rbdi_capacity *cap,
-			   unsigned int max_sectors)
-{
-	struct rbdi_lun_info *li = &sess->lun_info;
-	struct request_queue *q = sess->disk->queue;
-	unsigned int shift = ilog2(sess->lbs) - SECTOR_SHIFT;
-	/* Most blocks of one request: sectors and CDB counts are 32 bits. */
-	u64 blocks_max = min_t(u64, UINT_MAX >> shift, U32_MAX);
-	struct queue_limits lim = rbd_limits_start(q);
-	u64 blocks;
-
-	lim.logical_block_size = sess->lbs;
-	lim.physical_block_size = cap->pbs;
-	lim.io_min = cap->pbs;
-	if (li->max_xfer)
-		max_sectors = min_t(u64, max_sectors, (u64)li->max_xfer << shift);
-	/*
-	 * The block layer needs a page per request: 6.1 raises a smaller
-	 * limit to that itself, 6.12 warns and refuses it.
-	 */
-	lim.max_hw_sectors = max_t(unsigned int, max_sectors,
-				   PAGE_SIZE >> SECTOR_SHIFT);
-
-	if (li->lbpme && li->tpu && li->max_unmap && li->max_unmap_desc) {
-		blocks = min_t(u64, li->max_unmap, blocks_max);
-		lim.max_hw_discard_sectors = blocks << shift;
-		lim.discard_granularity =
-			max_t(u64, sess->lbs,
-			      min_t(u64, (u64)li->unmap_gran * sess->lbs, SZ_1G));
-		if (li->unmap_align_valid)
-			lim.discard_alignment =
-				min_t(u64, (u64)li->unmap_align * sess->lbs,
-				      SZ_1G);
-	}
-	if (li->max_ws) {
-		blocks = min_t(u64, li->max_ws, blocks_max);
-		lim.max_write_zeroes_sectors = blocks << shift;
-		sess->ws_unmap = li->lbpme && li->tpws && li->lbprz;
-	}
-	return rbd_limits_commit(q, &lim, rbdi_features(sess));
-}
-
-/* SG_IO (sg v3) on /dev/rbdiN: a passthrough request on the normal path. */
-/*
- * Check an SG_IO header and its CDB (copied into @cdb) before anything is
- * sent; @writing says whether data goes to the device.
- */
-static int rbdi_sg_io_check(struct request_queue *q, blk_mode_t mode,
-			    struct sg_io_hdr *hdr, u8 *cdb, bool *writing)
-{
-	if (hdr->interface_id != 'S')
-		return -EINVAL;
-	if (hdr->cmd_len < RBD_MIN_CDB_LEN || hdr->cmd_len > RBD_MAX_CDB_LEN)
-		return -EINVAL;
-	if (hdr->dxfer_len > (queue_max_hw_sectors(q) << SECTOR_SHIFT))
-		return -EIO;
-	if (copy_from_user(cdb, hdr->cmdp, hdr->cmd_len))
-		return -EFAULT;
-	if (rbd_cdb_implied_len(cdb) > hdr->cmd_len)
-		return -EINVAL;
-	if (!rbdi_sgio_allowed(cdb, hdr, mode))
-		return -EPERM;
-
-	switch (hdr->dxfer_direction) {
-	case SG_DXFER_NONE:
-		hdr->dxfer_len = 0;
-		*writing = false;
-		return 0;
-	case SG_DXFER_TO_DEV:
-		*writing = true;
-		return 0;
-	case SG_DXFER_FROM_DEV:
-	case SG_DXFER_TO_FROM_DEV:
-		*writing = false;
-		return 0;
-	default:
-		return -EINVAL;
-	}
-}
-
-/* The outcome of an SG_IO command in its header, sense data copied out. */
-static void rbdi_sg_io_result(struct sg_io_hdr *hdr,
-			      const struct rbdi_request *req, blk_status_t sts)
-{
-	hdr->status = sts ? 0 : req->status;
-	hdr->masked_status = (hdr->status >> 1) & 0x7f;
-	hdr->msg_status = 0;
-	hdr->host_status = sts ? (sts == BLK_STS_TIMEOUT ? DID_TIME_OUT :
-				  DID_TRANSPORT_DISRUPTED) : DID_OK;
-	hdr->driver_status = 0;
-	hdr->sb_len_wr = 0;
-	if (!sts && req->sense_len && hdr->sbp && hdr->mx_sb_len) {
-		unsigned int n = min_t(unsigned int, hdr->mx_sb_len,
-				       req->sense_len);
-
-		if (!copy_to_user(hdr->sbp, req->sense, n))
-			hdr->sb_len_wr = n;
-		hdr->driver_status = DRIVER_SENSE;
-	}
-	hdr->resid = sts ? hdr->dxfer_len :
-		     clamp_t(s32, req->resid, 0, hdr->dxfer_len);
-	hdr->info = 0;
-	if (hdr->masked_status || hdr->host_status || hdr->driver_status)
-		hdr->info |= SG_INFO_CHECK;
-}
-
-static int rbdi_sg_io(struct request_queue *q, blk_mode_t mode,
-		      void __user *argp)
-{
-	struct sg_io_hdr hdr;
-	struct rbdi_request *req;
-	struct request *rq;
-	struct bio *bio = NULL;
-	u8 cdb[RBD_MAX_CDB_LEN] = { };
-	unsigned long start;
-	blk_status_t sts;
-	bool writing;
-	int ret;
-
-	if (get_sg_io_hdr(&hdr, argp))
-		return -EFAULT;
-	ret = rbdi_sg_io_check(q, mode, &hdr, cdb, &writing);
-	if (ret)
-		return ret;
-
-	rq = blk_mq_alloc_request(q, writing ? REQ_OP_DRV_OUT : REQ_OP_DRV_IN,
-				  0);
-	if (IS_ERR(rq))
-		return PTR_ERR(rq);
-	req = blk_mq_rq_to_pdu(rq);
-	memcpy(req->cdb, cdb, sizeof(req->cdb));
-	req->cdb_len = hdr.cmd_len;
-	if (hdr.timeout)
-		rq->timeout = max(msecs_to_jiffies(hdr.timeout),
-				  (unsigned long)BLK_MIN_SG_TIMEOUT);
-	else
-		rq->timeout = BLK_DEFAULT_SG_TIMEOUT;
-
-	if (hdr.dxfer_len) {
-		ret = blk_rq_map_user_io(rq, NULL, hdr.dxferp, hdr.dxfer_len,
-					 GFP_KERNEL, hdr.iovec_count != 0,
-					 hdr.iovec_count, false,
-					 rq_data_dir(rq));
-		if (ret)
-			goto out_free;
-		bio = rq->bio;
-	}
-
-	start = jiffies;
-	sts = blk_execute_rq(rq, hdr.flags & SG_FLAG_Q_AT_HEAD);
-	hdr.duration = jiffies_to_msecs(jiffies - start);
-	rbdi_sg_io_result(&hdr, req, sts);
-
-	if (bio && blk_rq_unmap_user(bio))
-		ret = -EFAULT;
-	if (!ret && put_sg_io_hdr(&hdr, argp))
-		ret = -EFAULT;
-out_free:
-	blk_mq_free_request(rq);
-	return ret;
-}
-
-static int rbdi_ioctl(struct block_device *bdev, blk_mode_t mode,
-		      unsigned int cmd, unsigned long arg)
-{
-	void __user *argp = (void __user *)arg;
-
-	switch (cmd) {
-	case SG_GET_VERSION_NUM:
-		return put_user(RBDI_SG_VERSION, (int __user *)argp);
-	case SG_IO:
-		return rbdi_sg_io(bdev->bd_disk->queue, mode, argp);
-	default:
-		return -ENOTTY;
-	}
-}
-
 /* A made-up geometry for HDIO_GETGEO users, as virtio_blk has. */
 static int rbdi_getgeo(struct block_device *bdev, struct hd_geometry *geo)
 {
@@ -1989,106 +874,11 @@ static const struct block_device_operations rbdi_fops = {
 	.free_disk	= rbdi_free_disk,
 };
 
-/*
- * /sys/block/rbdiN/rbd/: who the LUN is and where it is reached, for
- * udev rules (60-rbdi.rules) and multipathd. Read-only; the values do
- * not change while the disk exists. Beside them, write-only, rescan.
- */
-#define RBDI_DISK_ATTR(_name, _fmt, _val)				\
-static ssize_t rbdi_##_name##_show(struct device *dev,			\
-				   struct device_attribute *attr,	\
-				   char *buf)				\
-{									\
-	const struct rbdi_session *sess = dev_to_disk(dev)->private_data; \
-									\
-	return sysfs_emit(buf, _fmt "\n", _val);			\
-}									\
-static struct device_attribute rbdi_attr_##_name =			\
-	__ATTR(_name, 0444, rbdi_##_name##_show, NULL)
-
-RBDI_DISK_ATTR(wwid, "%s", sess->lun_info.wwid);
-RBDI_DISK_ATTR(serial, "%s", sess->lun_info.serial);
-RBDI_DISK_ATTR(vendor, "%s", sess->lun_info.vendor);
-RBDI_DISK_ATTR(model, "%s", sess->lun_info.model);
-RBDI_DISK_ATTR(rev, "%s", sess->lun_info.rev);
-RBDI_DISK_ATTR(session, "%s", sess->name);
-RBDI_DISK_ATTR(target, "%s", sess->opts.target);
-RBDI_DISK_ATTR(lun, "%llu", sess->opts.lun);
-RBDI_DISK_ATTR(traddr, "%s", sess->opts.traddr);
-RBDI_DISK_ATTR(trsvcid, "%u", sess->opts.trsvcid);
-RBDI_DISK_ATTR(initiator, "%s", sess->opts.initiator);
-
-/*
- * rescan (write-only): writing 1 reads the capacity again and resizes
- * the disk, as a UNIT ATTENTION CAPACITY DATA HAS CHANGED does. LIO
- * never sends that one when a backstore grows.
- */
-static ssize_t rbdi_rescan_store(struct device *dev,
-				 struct device_attribute *attr,
-				 const char *buf, size_t count)
-{
-	struct rbdi_session *sess = dev_to_disk(dev)->private_data;
-	unsigned int val;
-	int ret;
-
-	ret = kstrtouint(buf, 0, &val);
-	if (ret)
-		return ret;
-	if (val != 1)
-		return -EINVAL;
-	if (READ_ONCE(sess->state) != RBDI_SESS_LIVE)
-		return -ENOTCONN;
-	ret = rbdi_blk_rescan(sess);
-	return ret ? ret : count;
-}
-
-static struct device_attribute rbdi_attr_rescan =
-	__ATTR(rescan, 0200, NULL, rbdi_rescan_store);
-
-static struct attribute *rbdi_disk_attrs[] = {
-	&rbdi_attr_wwid.attr,
-	&rbdi_attr_serial.attr,
-	&rbdi_attr_vendor.attr,
-	&rbdi_attr_model.attr,
-	&rbdi_attr_rev.attr,
-	&rbdi_attr_session.attr,
-	&rbdi_attr_target.attr,
-	&rbdi_attr_lun.attr,
-	&rbdi_attr_traddr.attr,
-	&rbdi_attr_trsvcid.attr,
-	&rbdi_attr_initiator.attr,
-	&rbdi_attr_rescan.attr,
-	NULL,
-};
-
-static const struct attribute_group rbdi_disk_group = {
-	.name	= "rbd",
-	.attrs	= rbdi_disk_attrs,
-};
-
-static const struct attribute_group *rbdi_disk_groups[] = {
-	&rbdi_disk_group,
-	NULL,
-};
-
-/**
- * rbdi_blk_add() - create the tag set and the disk of a live session
- * @sess: The session, logged in, with @sess->lock held.
- *
- * Probes the LUN through the new queue before add_disk().
- *
- * Return: 0 or a negative errno (logged). On failure the caller calls
- * rbdi_blk_free() after stopping the queues.
- */
-int rbdi_blk_add(struct rbdi_session *sess)
+/* The tag set of a new disk, for the grant of the login. */
+static int rbdi_alloc_tag_set(struct rbdi_session *sess)
 {
 	struct blk_mq_tag_set *set = &sess->tag_set;
 	const struct rbd_login_rsp *rsp = &sess->login_rsp;
-	struct queue_limits lim;
-	struct request_queue *q;
-	struct gendisk *disk;
-	struct rbdi_capacity cap;
-	unsigned int max_sectors;
 	int ret;
 
 	memset(set, 0, sizeof(*set));
@@ -2110,6 +900,14 @@ int rbdi_blk_add(struct rbdi_session *sess)
 		return ret;
 	}
 	sess->tag_set_ready = true;
+	return 0;
+}
+
+/* The disk on the tag set, its index and its name; not added yet. */
+static int rbdi_alloc_disk(struct rbdi_session *sess)
+{
+	struct gendisk *disk;
+	int ret;
 
 	ret = ida_alloc_max(&rbdi_ida, (MINORMASK + 1) / RBDI_MINORS - 1,
 			    GFP_KERNEL);
@@ -2119,7 +917,7 @@ int rbdi_blk_add(struct rbdi_session *sess)
 	}
 	sess->idx = ret;
 
-	disk = rbd_alloc_disk(set, sess);
+	disk = rbd_alloc_disk(&sess->tag_set, sess);
 	if (IS_ERR(disk)) {
 		ret = PTR_ERR(disk);
 		rbdi_sess_err(sess, "blk_mq_alloc_disk failed (%d)\n", ret);
@@ -2133,7 +931,35 @@ int rbdi_blk_add(struct rbdi_session *sess)
 	disk->private_data = sess;
 	snprintf(disk->disk_name, sizeof(disk->disk_name), "rbdi%d",
 		 sess->idx);
+	return 0;
+}
 
+/**
+ * rbdi_blk_add() - create the tag set and the disk of a live session
+ * @sess: The session, logged in, with @sess->lock held.
+ *
+ * Probes the LUN through the new queue before add_disk().
+ *
+ * Return: 0 or a negative errno (logged). On failure the caller calls
+ * rbdi_blk_free() after stopping the queues.
+ */
+int rbdi_blk_add(struct rbdi_session *sess)
+{
+	const struct rbd_login_rsp *rsp = &sess->login_rsp;
+	struct queue_limits lim;
+	struct request_queue *q;
+	struct gendisk *disk;
+	unsigned int max_sectors;
+	u64 sectors;
+	int ret;
+
+	ret = rbdi_alloc_tag_set(sess);
+	if (ret)
+		return ret;
+	ret = rbdi_alloc_disk(sess);
+	if (ret)
+		return ret;
+	disk = sess->disk;
 	q = disk->queue;
 	max_sectors = min_t(u32, le32_to_cpu(rsp->max_io_bytes),
 			    sess->max_fr_pages * SZ_4K) >> SECTOR_SHIFT;
@@ -2147,25 +973,10 @@ int rbdi_blk_add(struct rbdi_session *sess)
 		rbdi_sess_err(sess, "queue limits refused (%d)\n", ret);
 		return ret;
 	}
-	sess->lbs = SECTOR_SIZE;
-	memset(&sess->lun_info, 0, sizeof(sess->lun_info));
-	sess->ws_unmap = false;
-
-	ret = rbdi_read_capacity(sess, &cap);
+	ret = rbdi_probe_lun(sess, max_sectors, &sectors);
 	if (ret)
 		return ret;
-	sess->lbs = cap.lbs;
-	sess->lun_info.lbpme = cap.lbpme;
-	sess->lun_info.lbprz = cap.lbprz;
-	rbdi_read_cache_mode(sess);
-	rbdi_read_lun_info(sess);
-
-	ret = rbdi_set_limits(sess, &cap, max_sectors);
-	if (ret) {
-		rbdi_sess_err(sess, "queue limits refused (%d)\n", ret);
-		return ret;
-	}
-	set_capacity(disk, cap.sectors);
+	set_capacity(disk, sectors);
 
 	ret = device_add_disk(NULL, disk, rbdi_disk_groups);
 	if (ret) {
@@ -2180,7 +991,7 @@ int rbdi_blk_add(struct rbdi_session *sess)
 	WRITE_ONCE(sess->rescan_on, true);
 	spin_unlock_irq(&sess->state_lock);
 	rbdi_sess_info(sess, "initialized /dev/%s (%llu sectors; %llu bytes)\n",
-		       disk->disk_name, cap.sectors, cap.sectors << SECTOR_SHIFT);
+		       disk->disk_name, sectors, sectors << SECTOR_SHIFT);
 	return 0;
 }
 
@@ -2244,133 +1055,6 @@ void rbdi_blk_free(struct rbdi_session *sess)
 		ida_free(&rbdi_ida, sess->idx);
 	sess->idx = -1;
 	sess->disk_name[0] = '\0';
-}
-
-static int rbdi_stats_show(struct seq_file *m, void *unused)
-{
-	struct rbdi_session *sess = m->private;
-	struct rbdi_stats *st = &sess->stats;
-
-	seq_printf(m, "state %s\n", rbdi_sess_state_name(READ_ONCE(sess->state)));
-	seq_printf(m, "reads %lld\n", atomic64_read(&st->reads));
-	seq_printf(m, "writes %lld\n", atomic64_read(&st->writes));
-	seq_printf(m, "flushes %lld\n", atomic64_read(&st->flushes));
-	seq_printf(m, "discards %lld\n", atomic64_read(&st->discards));
-	seq_printf(m, "write_zeroes %lld\n", atomic64_read(&st->write_zeroes));
-	seq_printf(m, "passthrough %lld\n", atomic64_read(&st->passthrough));
-	seq_printf(m, "inline_writes %lld\n",
-		   atomic64_read(&st->inline_writes));
-	seq_printf(m, "inline_gathered %lld\n",
-		   atomic64_read(&st->inline_gathered));
-	seq_printf(m, "imm_reads %lld\n", atomic64_read(&st->imm_reads));
-	seq_printf(m, "bare_reads %lld\n", atomic64_read(&st->bare_reads));
-	seq_printf(m, "rsp_batches %lld\n", atomic64_read(&st->rsp_batches));
-	seq_printf(m, "rsps_batched %lld\n",
-		   atomic64_read(&st->rsps_batched));
-	seq_printf(m, "mr_maps %lld\n", atomic64_read(&st->mr_maps));
-	seq_printf(m, "reg_fences %lld\n", atomic64_read(&st->reg_fences));
-	seq_printf(m, "remote_invs %lld\n", atomic64_read(&st->remote_invs));
-	seq_printf(m, "local_invs %lld\n", atomic64_read(&st->local_invs));
-	seq_printf(m, "errors %lld\n", atomic64_read(&st->errors));
-	seq_printf(m, "retries %lld\n", atomic64_read(&st->retries));
-	seq_printf(m, "aborts %lld\n", atomic64_read(&st->aborts));
-	seq_printf(m, "polled %lld\n", atomic64_read(&st->polled));
-	seq_printf(m, "conn_losses %lld\n", atomic64_read(&st->conn_losses));
-	seq_printf(m, "reconnects %lld\n", atomic64_read(&st->reconnects));
-	return 0;
-}
-DEFINE_SHOW_ATTRIBUTE(rbdi_stats);
-
-/*
- * The latency histogram as a table: one row per bucket, labelled with
- * its range in microseconds ("4-8": at least 4, less than 8), one
- * column each for reads, writes and other requests, and their totals.
- */
-static int rbdi_latency_show(struct seq_file *m, void *unused)
-{
-	struct rbdi_session *sess = m->private;
-	u64 row[RBDI_LAT_OPS], total[RBDI_LAT_OPS] = { };
-	const struct rbdi_lat *lat;
-	unsigned int b, col;
-	char label[32];
-	int cpu;
-
-	seq_printf(m, "%-16s %12s %12s %12s\n", "latency_us", "read",
-		   "write", "other");
-	for (b = 0; b < RBDI_LAT_BUCKETS; b++) {
-		memset(row, 0, sizeof(row));
-		for_each_possible_cpu(cpu) {
-			lat = per_cpu_ptr(sess->lat, cpu);
-			for (col = 0; col < RBDI_LAT_OPS; col++)
-				row[col] += READ_ONCE(lat->cnt[col][b]);
-		}
-		if (!b)
-			strscpy(label, "<1", sizeof(label));
-		else if (b == RBDI_LAT_BUCKETS - 1)
-			snprintf(label, sizeof(label), ">=%lu", BIT(b - 1));
-		else
-			snprintf(label, sizeof(label), "%lu-%lu", BIT(b - 1),
-				 BIT(b));
-		seq_printf(m, "%-16s %12llu %12llu %12llu\n", label,
-			   row[RBDI_LAT_READ], row[RBDI_LAT_WRITE],
-			   row[RBDI_LAT_OTHER]);
-		for (col = 0; col < RBDI_LAT_OPS; col++)
-			total[col] += row[col];
-	}
-	seq_printf(m, "%-16s %12llu %12llu %12llu\n", "total",
-		   total[RBDI_LAT_READ], total[RBDI_LAT_WRITE],
-		   total[RBDI_LAT_OTHER]);
-	return 0;
-}
-
-static int rbdi_latency_open(struct inode *inode, struct file *file)
-{
-	return single_open(file, rbdi_latency_show, inode->i_private);
-}
-
-/* Writing 0 resets the histogram; completions meanwhile may be lost. */
-static ssize_t rbdi_latency_write(struct file *file, const char __user *ubuf,
-				  size_t count, loff_t *ppos)
-{
-	struct seq_file *m = file->private_data;
-	struct rbdi_session *sess = m->private;
-	unsigned int val;
-	int ret, cpu;
-
-	ret = kstrtouint_from_user(ubuf, count, 0, &val);
-	if (ret)
-		return ret;
-	if (val)
-		return -EINVAL;
-	for_each_possible_cpu(cpu)
-		memset(per_cpu_ptr(sess->lat, cpu), 0, sizeof(struct rbdi_lat));
-	return count;
-}
-
-static const struct file_operations rbdi_latency_fops = {
-	.owner		= THIS_MODULE,
-	.open		= rbdi_latency_open,
-	.read		= seq_read,
-	.write		= rbdi_latency_write,
-	.llseek		= seq_lseek,
-	.release	= single_release,
-};
-
-/**
- * rbdi_debugfs_add() - create /sys/kernel/debug/rbdi/<session>/
- * @sess: The session; rbdi_sess_delete() removes the directory.
- *
- * stats: the counters. latency: the latency histogram. In test builds,
- * the fault counters of rbdi_fault.c.
- */
-void rbdi_debugfs_add(struct rbdi_session *sess)
-{
-	sess->debugfs = debugfs_create_dir(sess->name, rbdi_debugfs_root);
-	debugfs_create_file("stats", 0444, sess->debugfs, sess,
-			    &rbdi_stats_fops);
-	debugfs_create_file("latency", 0644, sess->debugfs, sess,
-			    &rbdi_latency_fops);
-	rbdi_fault_debugfs_add(sess);
 }
 
 /**

@@ -752,7 +752,8 @@ u16 rbdt_fetch_limit(struct ib_device *dev);
  * rbdt_post_begin() - enter a section that posts work requests on a queue
  * @q: The queue.
  *
- * Soft-RoCE's ib_post_send() only schedules the QP's send tasklet. Outside
+ * Soft-RoCE in Linux 6.1 (6.12 queues its sends on a workqueue, where this
+ * changes nothing) only schedules the QP's send tasklet in ib_post_send(). Outside
  * interrupt context, raise_softirq_irqoff() then wakes ksoftirqd, and the
  * send is processed only after a switch to that thread (and back). With
  * bottom halves disabled around the post, the tasklet instead runs in

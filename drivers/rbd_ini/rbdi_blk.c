@@ -149,7 +149,7 @@ static u32 rbdi_map_inline(struct rbdi_queue *q, struct request *rq,
  * @reg is the REG_MR to post; on a session with reg_fence, @fence is a
  * LOCAL_INV to post ahead of it, and the caller posts from @fence.
  *
- * The fence is for Soft-RoCE in Linux 6.1, whose requester runs every
+ * The fence is for Soft-RoCE (Linux 6.1 and 6.12), whose requester runs every
  * work request from the oldest unacknowledged one again when it
  * retransmits, local ones included (req_retry() leaves them done, and
  * rxe_requester() executes them anyway). A REG_MR of an MR in use then
@@ -387,7 +387,8 @@ static blk_status_t rbdi_setup_cmd(struct rbdi_session *sess,
 /*
  * Post a command's work requests, the first @first.
  *
- * Soft-RoCE's ib_post_send() only schedules the QP's send tasklet,
+ * Soft-RoCE in Linux 6.1 (6.12 queues its sends on a workqueue, where
+ * this changes nothing) only schedules the QP's send tasklet in ib_post_send(),
  * and raise_softirq_irqoff() wakes ksoftirqd for it outside
  * interrupt context. With bottom halves disabled around the post,
  * the tasklet runs here, when they are enabled again. Off by

@@ -303,7 +303,7 @@ int rbdi_ctrl_exec(struct rbdi_session *sess, u8 rsp_opcode, u32 len,
 		return ret;
 	}
 	/*
-	 * siw (6.1) may leave the first message after an accept unread in
+	 * siw (6.1 and 6.12) may leave the first message after an accept unread in
 	 * the target's socket: it sends the MPA reply before it hands the
 	 * socket to the QP, and data that arrives in between waits for the
 	 * next segment. A NOP behind a LOGIN that stays unanswered for

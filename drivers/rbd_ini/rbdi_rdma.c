@@ -232,6 +232,11 @@ static int rbdi_queue_create_qp(struct rbdi_queue *q, struct ib_device *dev,
 	q->qp = q->cm_id->qp;
 	if (!q->depth)
 		return 0;
+	/*
+	 * One page more than any registration needs: Soft-RoCE in Linux 6.1
+	 * reads past the last of its 256-page maps when a copy ends in the
+	 * last page of a full one (6.12's per-page array is bounds-checked).
+	 */
 	ret = ib_mr_pool_init(q->qp, &q->qp->rdma_mrs, q->depth,
 			      IB_MR_TYPE_MEM_REG, sess->max_fr_pages + 1, 0);
 	if (ret) {

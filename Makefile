@@ -50,7 +50,7 @@ KSRC := $(shell find drivers include tests/modules -name '*.[ch]' ! -name '*.mod
 # LINUX_VERSION_CODE itself, to comparing it (CONSTANT_COMPARISON sees two
 # constants) and to typedefs that name an older kernel's type as the newer
 # one's do not apply there.
-KCOMPAT := drivers/rbd_fabric/rbd_compat.h
+KCOMPAT := drivers/rbd_common/rbd_compat.h
 KCOMPAT_IGNORE := LINUX_VERSION_CODE,CONSTANT_COMPARISON,NEW_TYPEDEFS
 
 # Kbuild makes BTF for modules when the headers carry a vmlinux (Debian's
@@ -171,10 +171,10 @@ dkms-source:
 	cp -r Kbuild VERSION dkms.conf $(DKMS_SRC)/
 	mkdir -p $(DKMS_SRC)/drivers $(DKMS_SRC)/include
 	cp -r include/uapi $(DKMS_SRC)/include/
-	for d in rbd_fabric rbd_ini; do \
+	for d in rbd_fabric rbd_ini rbd_common; do \
 		mkdir -p $(DKMS_SRC)/drivers/$$d; \
-		cp drivers/$$d/Kbuild drivers/$$d/*.[ch] $(DKMS_SRC)/drivers/$$d/; \
-		rm -f $(DKMS_SRC)/drivers/$$d/*.mod.c; \
+		find drivers/$$d -maxdepth 1 \( -name Kbuild -o -name '*.mk' -o -name '*.[ch]' \) \
+			! -name '*.mod.c' -exec cp {} $(DKMS_SRC)/drivers/$$d/ \; ; \
 	done
 
 # Register with DKMS so the modules are rebuilt on every kernel upgrade.

@@ -4,7 +4,9 @@
 
 configfs_schema.py validate
     Check rbd-configfs.json against its JSON Schema (schema.json) and
-    the rules a schema cannot say (unique names, min <= default <= max).
+    the rules a schema cannot say (unique names, min <= default <= max,
+    and every value an attribute ties to a C macro in "constants" equal
+    to that macro in rbd_proto.h or rbd_limits.h, which the drivers use).
 configfs_schema.py compare TREE_ID LISTING
     Compare a live configfs tree with the description, both ways:
     every live entry must be described, and every described entry must
@@ -27,11 +29,41 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 DATA = os.path.join(HERE, "rbd-configfs.json")
 SCHEMA = os.path.join(HERE, "schema.json")
+# The headers whose macros "constants" may name.
+HEADERS = [os.path.join(HERE, "..", "include", "uapi", "rbd", "rbd_proto.h"),
+           os.path.join(HERE, "..", "drivers", "rbd_common", "rbd_limits.h")]
 
 
 def load():
     with open(DATA, encoding="utf-8") as f:
         return json.load(f)
+
+
+def c_constants():
+    """The integer macros of HEADERS, by name (SZ_<n>K and SZ_<n>M known)."""
+    consts = {}
+    for header in HEADERS:
+        with open(header, encoding="utf-8") as f:
+            for m in re.finditer(r"^#define\s+(RBD_\w+)\s+(.+?)\s*$", f.read(), re.M):
+                expr = re.sub(r"\bSZ_(\d+)([KM])\b",
+                              lambda z: str(int(z[1]) << (10 if z[2] == "K" else 20)),
+                              m[2])
+                expr = re.sub(r"\b(\d+)U?L{0,2}\b", r"\1", expr)
+                if re.fullmatch(r"[\d\s()<>|+*-]+", expr):
+                    consts[m[1]] = eval(expr, {"__builtins__": {}})  # digits and operators only
+    return consts
+
+
+def check_constants(where, a, consts):
+    """Problems with attribute a's "constants", as messages."""
+    errors = []
+    for key, macro in a.get("constants", {}).items():
+        if macro not in consts:
+            errors.append(f"{where}/{a['name']}: {key}: no integer macro {macro}")
+        elif a.get(key) != consts[macro]:
+            errors.append(f"{where}/{a['name']}: {key} is {a.get(key)}, "
+                          f"but {macro} is {consts[macro]}")
+    return errors
 
 
 def walk(group, path=()):
@@ -55,6 +87,7 @@ def cmd_validate():
         loc = "/".join(str(p) for p in err.absolute_path)
         errors.append(f"schema: {loc}: {err.message}")
     if not errors:
+        consts = c_constants()
         for tree in data["trees"]:
             for path, group in walk(tree["root"]):
                 where = tree["path"] + "/" + "/".join(path[1:])
@@ -65,6 +98,7 @@ def cmd_validate():
                 if dups:
                     errors.append(f"{where}: duplicate names {sorted(dups)}")
                 for a in group["attributes"]:
+                    errors += check_constants(where, a, consts)
                     d = a.get("default")
                     if isinstance(d, int) and not isinstance(d, bool):
                         if "min" in a and d < a["min"]:

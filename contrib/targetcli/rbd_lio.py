@@ -111,9 +111,9 @@ class NetworkPortal(rtslib_target.NetworkPortal):
 # attributes it does not already know.
 RBD_TPG_ATTRIBUTES = {
     "max_io_size": ("number", "Largest I/O in bytes a session may use "
-                    "(4096..8388608, a multiple of 4096)."),
+                    "(4096..16777216, a multiple of 4096)."),
     "queue_depth": ("number", "Commands per queue offered to initiators "
-                    "(16..1024)."),
+                    "(1..1024)."),
     "max_queues": ("number", "Queues per session offered to initiators "
                    "(1..64)."),
     "inline_data_size": ("number", "Largest write payload sent inline "

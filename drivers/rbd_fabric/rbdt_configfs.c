@@ -39,6 +39,7 @@
 #include <target/target_core_base.h>
 #include <target/target_core_fabric.h>
 
+#include "rbd_limits.h"
 #include "rbdt.h"
 
 /* How much of a rejected value or name a log line quotes. */
@@ -157,11 +158,11 @@ struct se_portal_group *rbdt_make_tpg(struct se_wwn *wwn, const char *name)
 		.generate_node_acls		= false,
 		.demo_mode_write_protect	= true,
 		.cache_dynamic_acls		= true,
-		.max_io_size			= SZ_1M,
-		.queue_depth			= 128,
-		.max_queues			= 16,
-		.inline_data_size		= SZ_4K,
-		.imm_read_size			= SZ_4K,
+		.max_io_size			= RBD_DEFAULT_MAX_IO_BYTES,
+		.queue_depth			= RBD_DEFAULT_QUEUE_DEPTH,
+		.max_queues			= RBD_DEFAULT_NR_QUEUES,
+		.inline_data_size		= RBD_DEFAULT_INLINE_WRITE,
+		.imm_read_size			= RBD_DEFAULT_IMM_READ,
 		.max_halfopen			= 64,
 		.max_halfopen_per_host		= 16,
 		.max_sessions_per_acl		= 256,
@@ -364,14 +365,19 @@ int rbdt_init_nodeacl(struct se_node_acl *se_nacl, const char *name)
  *   generate_node_acls       0        0 or 1
  *   demo_mode_write_protect  1        0 or 1
  *   cache_dynamic_acls       1        0 or 1
- *   max_io_size              1048576  4096..8388608, a multiple of 4096 (bytes)
- *   queue_depth              128      16..1024 (commands per queue)
+ *   max_io_size              1048576  4096..16777216, a multiple of 4096 (bytes)
+ *   queue_depth              128      1..1024 (commands per queue)
  *   max_queues               16       1..64 (queues per session)
  *   inline_data_size         4096     0..16384 (bytes; 0 disables)
  *   imm_read_size            4096     0..16384 (bytes; 0 disables)
  *   max_halfopen             64       1..4096 (connections not logged in)
  *   max_halfopen_per_host    16       1..4096 (the same, per source address)
  *   max_sessions_per_acl     256      1..65535 (live sessions per initiator)
+ *
+ * The transport limits' defaults and ranges are the protocol's
+ * (RBD_DEFAULT_*, RBD_MIN_* and RBD_MAX_* in rbd_proto.h), except the
+ * inline and immediate data sizes, capped at 16 KiB (rbd_limits.h says
+ * why).
  *
  * The ACL switches take effect at the next login (generate_node_acls,
  * cache_dynamic_acls) or the next dynamic ACL (demo_mode_write_protect).
@@ -527,15 +533,16 @@ RBDT_TPG_ATTRIB_BOOL(demo_mode_write_protect);
 CONFIGFS_ATTR(rbdt_tpg_attrib_, demo_mode_write_protect);
 RBDT_TPG_ATTRIB_BOOL(cache_dynamic_acls);
 CONFIGFS_ATTR(rbdt_tpg_attrib_, cache_dynamic_acls);
-RBDT_TPG_ATTRIB_U32(max_io_size, SZ_4K, SZ_8M, SZ_4K);
+RBDT_TPG_ATTRIB_U32(max_io_size, RBD_MIN_IO_BYTES, RBD_MAX_IO_BYTES,
+		    RBD_IO_BYTES_ALIGN);
 CONFIGFS_ATTR(rbdt_tpg_attrib_, max_io_size);
-RBDT_TPG_ATTRIB_U32(queue_depth, 16, 1024, 0);
+RBDT_TPG_ATTRIB_U32(queue_depth, RBD_MIN_QUEUE_DEPTH, RBD_MAX_QUEUE_DEPTH, 0);
 CONFIGFS_ATTR(rbdt_tpg_attrib_, queue_depth);
-RBDT_TPG_ATTRIB_U32(max_queues, 1, 64, 0);
+RBDT_TPG_ATTRIB_U32(max_queues, RBD_MIN_NR_QUEUES, RBD_MAX_NR_QUEUES, 0);
 CONFIGFS_ATTR(rbdt_tpg_attrib_, max_queues);
-RBDT_TPG_ATTRIB_U32(inline_data_size, 0, SZ_16K, 0);
+RBDT_TPG_ATTRIB_U32(inline_data_size, 0, RBD_CFS_MAX_INLINE_WRITE, 0);
 CONFIGFS_ATTR(rbdt_tpg_attrib_, inline_data_size);
-RBDT_TPG_ATTRIB_U32(imm_read_size, 0, SZ_16K, 0);
+RBDT_TPG_ATTRIB_U32(imm_read_size, 0, RBD_CFS_MAX_IMM_READ, 0);
 CONFIGFS_ATTR(rbdt_tpg_attrib_, imm_read_size);
 RBDT_TPG_ATTRIB_U32_HOOK(max_halfopen, 1, 4096, 0, rbdt_tpg_caps_changed);
 CONFIGFS_ATTR(rbdt_tpg_attrib_, max_halfopen);

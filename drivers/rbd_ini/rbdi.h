@@ -45,8 +45,6 @@
  * are shorter; inet_pton_with_scope() accepts at most 48 characters.
  */
 #define RBDI_STR_SIZE		(RBD_NAME_MAX + 1)
-/* Most queues (QPs) per session. */
-#define RBDI_MAX_QUEUES		64
 /*
  * After ABORT TASK is answered "no such task", how long the command's own
  * response, which travels on another queue, may still take to arrive: the

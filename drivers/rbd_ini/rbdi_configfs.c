@@ -25,8 +25,8 @@
  *   nr_queues         online CPUs,   1..64
  *                     at most 64
  *   nr_poll_queues    0              0..63; with nr_queues at most 64
- *   queue_depth       128            16..1024 (commands per queue)
- *   max_io_size       1048576        4096..8388608, a multiple of 4096
+ *   queue_depth       128            1..1024 (commands per queue)
+ *   max_io_size       1048576        4096..16777216, a multiple of 4096
  *   inline_data_size  4096           0..16384 (bytes; 0 disables)
  *   imm_read_size     4096           0..16384 (bytes; 0 disables)
  *   io_timeout        30             1..3600 (seconds)
@@ -40,6 +40,12 @@
  *   granted_*         read-only: what the target granted (nr_queues,
  *                     nr_poll_queues, queue_depth, max_io_size,
  *                     inline_data_size, imm_read_size); 0 while no disk
+ *
+ * The values negotiated at login take the protocol's defaults and ranges
+ * (RBD_DEFAULT_*, RBD_MIN_* and RBD_MAX_* in rbd_proto.h, trsvcid's
+ * default too), except nr_queues' default, one queue per online CPU, and
+ * the inline and immediate data sizes, capped at 16 KiB (rbd_limits.h
+ * says why).
  *
  * There is deliberately no default for initiator. Reading
  * /etc/rbd/initiatorname is policy, and the kernel would have to read it
@@ -71,6 +77,7 @@
 #include <linux/string.h>
 #include <linux/sysfs.h>
 
+#include "rbd_limits.h"
 #include "rbdi.h"
 
 /* How much of a rejected value or name a log line quotes. */
@@ -214,17 +221,21 @@ static ssize_t rbdi_sess_##_field##_store(struct config_item *item,	\
 
 RBDI_SESS_INT_ATTR(u16, trsvcid, 1, U16_MAX, 0, false);
 CONFIGFS_ATTR(rbdi_sess_, trsvcid);
-RBDI_SESS_INT_ATTR(u32, nr_queues, 1, RBDI_MAX_QUEUES, 0, false);
+RBDI_SESS_INT_ATTR(u32, nr_queues, RBD_MIN_NR_QUEUES, RBD_MAX_NR_QUEUES, 0,
+		   false);
 CONFIGFS_ATTR(rbdi_sess_, nr_queues);
-RBDI_SESS_INT_ATTR(u32, nr_poll_queues, 0, RBDI_MAX_QUEUES - 1, 0, false);
+RBDI_SESS_INT_ATTR(u32, nr_poll_queues, 0, RBD_MAX_NR_QUEUES - 1, 0, false);
 CONFIGFS_ATTR(rbdi_sess_, nr_poll_queues);
-RBDI_SESS_INT_ATTR(u32, queue_depth, 16, 1024, 0, false);
+RBDI_SESS_INT_ATTR(u32, queue_depth, RBD_MIN_QUEUE_DEPTH, RBD_MAX_QUEUE_DEPTH,
+		   0, false);
 CONFIGFS_ATTR(rbdi_sess_, queue_depth);
-RBDI_SESS_INT_ATTR(u32, max_io_size, SZ_4K, SZ_8M, SZ_4K, false);
+RBDI_SESS_INT_ATTR(u32, max_io_size, RBD_MIN_IO_BYTES, RBD_MAX_IO_BYTES,
+		   RBD_IO_BYTES_ALIGN, false);
 CONFIGFS_ATTR(rbdi_sess_, max_io_size);
-RBDI_SESS_INT_ATTR(u32, inline_data_size, 0, SZ_16K, 0, false);
+RBDI_SESS_INT_ATTR(u32, inline_data_size, 0, RBD_CFS_MAX_INLINE_WRITE, 0,
+		   false);
 CONFIGFS_ATTR(rbdi_sess_, inline_data_size);
-RBDI_SESS_INT_ATTR(u32, imm_read_size, 0, SZ_16K, 0, false);
+RBDI_SESS_INT_ATTR(u32, imm_read_size, 0, RBD_CFS_MAX_IMM_READ, 0, false);
 CONFIGFS_ATTR(rbdi_sess_, imm_read_size);
 RBDI_SESS_INT_ATTR(u32, io_timeout, 1, 3600, 0, false);
 CONFIGFS_ATTR(rbdi_sess_, io_timeout);

@@ -263,14 +263,14 @@ struct rbdi_session *rbdi_sess_create(const char *name)
 	} while (!sess->instance);
 	sess->state = RBDI_SESS_OFFLINE;
 	sess->opts = (struct rbdi_sess_opts) {
-		.trsvcid		= 65000,
+		.trsvcid		= RBD_DEFAULT_PORT,
 		.lun			= 0,
 		.nr_queues		= min_t(unsigned int, num_online_cpus(),
-						RBDI_MAX_QUEUES),
-		.queue_depth		= 128,
-		.max_io_size		= SZ_1M,
-		.inline_data_size	= SZ_4K,
-		.imm_read_size		= SZ_4K,
+						RBD_MAX_NR_QUEUES),
+		.queue_depth		= RBD_DEFAULT_QUEUE_DEPTH,
+		.max_io_size		= RBD_DEFAULT_MAX_IO_BYTES,
+		.inline_data_size	= RBD_DEFAULT_INLINE_WRITE,
+		.imm_read_size		= RBD_DEFAULT_IMM_READ,
 		.io_timeout		= 30,
 		.reconnect_delay	= 10,
 		.ctrl_loss_tmo		= 600,
@@ -390,9 +390,9 @@ static int rbdi_sess_check_config(struct rbdi_session *sess)
 		}
 	}
 
-	if (o->nr_queues + o->nr_poll_queues > RBDI_MAX_QUEUES) {
+	if (o->nr_queues + o->nr_poll_queues > RBD_MAX_NR_QUEUES) {
 		rbdi_sess_err(sess, "cannot enable: nr_queues (%u) plus nr_poll_queues (%u) exceed %u\n",
-			      o->nr_queues, o->nr_poll_queues, RBDI_MAX_QUEUES);
+			      o->nr_queues, o->nr_poll_queues, RBD_MAX_NR_QUEUES);
 		return -EINVAL;
 	}
 	if (o->ctrl_loss_tmo >= 0 && o->fast_io_fail_tmo > o->ctrl_loss_tmo) {

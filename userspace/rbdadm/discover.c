@@ -386,7 +386,7 @@ void usage_discover(void)
 	     "                       [--auth-user USER --auth-secret-file FILE\n"
 	     "                        [--auth-mutual-user USER --auth-mutual-secret-file FILE]]\n"
 	     "\n"
-	     "Ask the target portal ADDR (port 65000 by default; IPv6 in\n"
+	     "Ask the target portal ADDR (port " STR(RBD_DEFAULT_PORT) " by default; IPv6 in\n"
 	     "brackets) which targets and LUNs this initiator may log in to:\n"
 	     "those its ACLs map, or every LUN of a target portal group in\n"
 	     "demo mode. The initiator name defaults to the one in\n"

@@ -17,12 +17,11 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include <rbd/rbd_proto.h>
 
 #include "auth.h"
 #include "output.h"
 #include "rbdadm.h"
-
-#define DEFAULT_PORT	65000
 
 /* One attribute to write before enable, with the user's spelling of it. */
 struct setting {
@@ -143,7 +142,7 @@ int parse_portal(const char *s, char *addr, size_t len, unsigned int *port)
 	unsigned long p;
 	size_t alen;
 
-	*port = DEFAULT_PORT;
+	*port = RBD_DEFAULT_PORT;
 	if (s[0] == '[') {
 		end = strchr(s, ']');
 		if (!end)
@@ -424,7 +423,8 @@ void usage_login(void)
 	     "prints the existing device.\n"
 	     "\n"
 	     "Options:\n"
-	     "  -a, --address ADDR[:PORT]   target portal (port 65000 by default)\n"
+	     "  -a, --address ADDR[:PORT]   target portal (port " STR(RBD_DEFAULT_PORT)
+	     " by default)\n"
 	     "  -t, --target NAME           target name (iqn., naa. or eui.)\n"
 	     "  -l, --lun N                 LUN (default 0)\n"
 	     "  -I, --initiator NAME        initiator name (default: /etc/rbd/initiatorname)\n"

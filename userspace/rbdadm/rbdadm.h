@@ -21,6 +21,10 @@
 #define EXIT_NOT_FOUND		8	/* no such device or session */
 #define EXIT_NO_MODULE		9	/* rbdi missing or refused by the kernel */
 
+/* A number as a string literal, e.g. RBD_DEFAULT_PORT for help texts. */
+#define STR_(x)		#x
+#define STR(x)		STR_(x)
+
 /* The initiator's configfs tree (rbdi.ko). */
 #define RBDI_CONFIGFS	"/sys/kernel/config/rbdi"
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Authentication helpers shared by rbdt and rbdi (compiled into each, as
- * rbd_name.c is): the rules for configured user names and secrets, and
- * the HMAC-SHA-256 proof over &struct rbd_auth_msg, so that target and
- * initiator compute proofs with one piece of code.
+ * Authentication helpers shared by rbdt and rbdi (compiled into each by
+ * drivers/rbd_common/rbd_common.mk): the rules for configured user names
+ * and secrets, and the HMAC-SHA-256 proof over &struct rbd_auth_msg, so
+ * that target and initiator compute proofs with one piece of code.
  */
 #include <crypto/hash.h>
 #include <linux/err.h>

@@ -35,11 +35,9 @@
  * that silent ACL mismatch into an error at configuration time. Non-ASCII
  * characters, which RFC 3722 would allow in an IQN, are not supported.
  *
- * This file is compiled into both modules (rbdi includes it through
- * drivers/rbd_ini/rbdi_name.c) so that the two sides can never disagree.
+ * This file is compiled into both modules (drivers/rbd_common/rbd_common.mk)
+ * so that the two sides can never disagree.
  */
-
-#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/ctype.h>
 #include <linux/string.h>

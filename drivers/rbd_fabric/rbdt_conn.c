@@ -1664,6 +1664,20 @@ static u16 rbdt_join_check(const struct rbd_cm_req *req,
 	return RBD_REJ_UNKNOWN_SESSION;
 }
 
+/*
+ * RDMA contexts for the queue pair: one per descriptor of every command
+ * slot, and never fewer than the work requests of one command of the
+ * largest size. rdma_rw sizes the send queue by contexts, and a provider
+ * with few SGEs per work request (siw: six) needs many for one command:
+ * without this a queue of depth 1 could not send a 128 KiB READ's data.
+ */
+static u32 rbdt_rw_ctxs(const struct rbdt_queue *q, u16 max_desc, u32 max_sge)
+{
+	u32 pages = DIV_ROUND_UP(q->lim.max_io_bytes, PAGE_SIZE) + 1;
+
+	return max_t(u32, q->depth * max_desc, DIV_ROUND_UP(pages, max_sge));
+}
+
 static int rbdt_queue_create_ib(struct rbdt_queue *q, u16 max_desc)
 {
 	struct ib_device *ib_dev = q->dev->ib_dev;
@@ -1698,7 +1712,7 @@ static int rbdt_queue_create_ib(struct rbdt_queue *q, u16 max_desc)
 	attr.cap.max_recv_wr = q->nr_recv + 1;
 	attr.cap.max_send_sge = min_t(u32, ib_dev->attrs.max_send_sge, 32);
 	attr.cap.max_recv_sge = 1;
-	attr.cap.max_rdma_ctxs = q->depth * max_desc;
+	attr.cap.max_rdma_ctxs = rbdt_rw_ctxs(q, max_desc, attr.cap.max_send_sge);
 
 	ret = rdma_create_qp(q->cm_id, q->dev->pd, &attr);
 	if (ret)

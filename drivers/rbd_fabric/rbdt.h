@@ -869,6 +869,8 @@ bool rbdt_addr_equal(const struct sockaddr_storage *a,
 void rbdt_cm_exit(void);
 
 /* rbdt_conn.c */
+extern spinlock_t rbdt_sess_lock;
+extern struct list_head rbdt_sessions;
 extern struct ib_client rbdt_ib_client;
 
 int rbdt_connect_request(struct rdma_cm_id *cm_id,
@@ -877,9 +879,8 @@ int rbdt_queue_cm_event(struct rdma_cm_id *cm_id, struct rdma_cm_event *event);
 void rbdt_queue_error(struct rbdt_queue *q);
 bool rbdt_queue_post_recv(struct rbdt_queue *q, struct rbdt_recv *r);
 int rbdt_queue_post_send(struct rbdt_queue *q, struct ib_send_wr *wr);
-void rbdt_tpg_close_sessions(struct rbdt_tpg *tpg);
-void rbdt_close_session(struct se_session *se_sess);
-ssize_t rbdt_nacl_info(struct se_node_acl *se_nacl, char *page);
+void rbdt_halfopen_del(struct rbdt_queue *q);
+void rbdt_queue_destroy(struct rbdt_queue *q);
 void rbdt_session_cmd_done(struct rbdt_session *sess);
 void rbdt_tmr_respond(struct se_cmd *se_cmd, bool aborted);
 void rbdt_tmr_free(struct se_cmd *se_cmd);
@@ -887,6 +888,16 @@ void rbdt_conn_debugfs_init(void);
 void rbdt_conn_exit(void);
 void rbdt_ctrl_send(struct rbdt_queue *q, u32 slot, u32 len,
 		    struct rbdt_recv *r);
+
+/* rbdt_session.c */
+struct rbdt_session *rbdt_session_alloc(const struct rbd_login_req *req,
+					const char *ini, const char *tgt);
+void rbdt_session_add(struct rbdt_queue *q, struct rbdt_session *sess);
+void __rbdt_session_shutdown(struct rbdt_session *sess);
+void rbdt_session_put(struct rbdt_session *sess);
+void rbdt_tpg_close_sessions(struct rbdt_tpg *tpg);
+void rbdt_close_session(struct se_session *se_sess);
+ssize_t rbdt_nacl_info(struct se_node_acl *se_nacl, char *page);
 
 /* rbdt_discovery.c */
 void rbdt_handle_discover(struct rbdt_queue *q, struct rbdt_recv *r, u32 len);

@@ -736,6 +736,20 @@ struct rbdt_session {
 #endif
 };
 
+/**
+ * struct rbdt_refusals - connections and logins refused by a cap (debugfs)
+ * @halfopen: Connect requests over a TPG's max_halfopen.
+ * @halfopen_host: Connect requests over its max_halfopen_per_host.
+ * @sessions_acl: LOGINs over its max_sessions_per_acl.
+ * @keepalive: LOGINs that asked for no keep-alive.
+ */
+struct rbdt_refusals {
+	atomic64_t halfopen;
+	atomic64_t halfopen_host;
+	atomic64_t sessions_acl;
+	atomic64_t keepalive;
+};
+
 /* rbdt_main.c */
 extern struct workqueue_struct *rbdt_wq;
 extern struct dentry *rbdt_debugfs_root;
@@ -871,6 +885,9 @@ void rbdt_cm_exit(void);
 /* rbdt_conn.c */
 extern spinlock_t rbdt_sess_lock;
 extern struct list_head rbdt_sessions;
+extern struct list_head rbdt_queues;
+extern struct list_head rbdt_halfopen;
+extern struct rbdt_refusals rbdt_refused;
 extern struct ib_client rbdt_ib_client;
 
 int rbdt_connect_request(struct rdma_cm_id *cm_id,
@@ -884,7 +901,6 @@ void rbdt_queue_destroy(struct rbdt_queue *q);
 void rbdt_session_cmd_done(struct rbdt_session *sess);
 void rbdt_tmr_respond(struct se_cmd *se_cmd, bool aborted);
 void rbdt_tmr_free(struct se_cmd *se_cmd);
-void rbdt_conn_debugfs_init(void);
 void rbdt_conn_exit(void);
 void rbdt_ctrl_send(struct rbdt_queue *q, u32 slot, u32 len,
 		    struct rbdt_recv *r);
@@ -898,6 +914,10 @@ void rbdt_session_put(struct rbdt_session *sess);
 void rbdt_tpg_close_sessions(struct rbdt_tpg *tpg);
 void rbdt_close_session(struct se_session *se_sess);
 ssize_t rbdt_nacl_info(struct se_node_acl *se_nacl, char *page);
+
+/* rbdt_debugfs.c */
+void rbdt_conn_debugfs_init(void);
+void rbdt_session_debugfs_add(struct rbdt_session *sess);
 
 /* rbdt_discovery.c */
 void rbdt_handle_discover(struct rbdt_queue *q, struct rbdt_recv *r, u32 len);

@@ -915,6 +915,10 @@ void rbdt_tpg_close_sessions(struct rbdt_tpg *tpg);
 void rbdt_close_session(struct se_session *se_sess);
 ssize_t rbdt_nacl_info(struct se_node_acl *se_nacl, char *page);
 
+/* rbdt_login.c */
+void rbdt_handle_login(struct rbdt_queue *q, struct rbdt_recv *r, u32 len);
+void rbdt_login_work(struct work_struct *work);
+
 /* rbdt_debugfs.c */
 void rbdt_conn_debugfs_init(void);
 void rbdt_session_debugfs_add(struct rbdt_session *sess);

@@ -898,7 +898,6 @@ bool rbdt_queue_post_recv(struct rbdt_queue *q, struct rbdt_recv *r);
 int rbdt_queue_post_send(struct rbdt_queue *q, struct ib_send_wr *wr);
 void rbdt_halfopen_del(struct rbdt_queue *q);
 void rbdt_queue_destroy(struct rbdt_queue *q);
-void rbdt_session_cmd_done(struct rbdt_session *sess);
 void rbdt_tmr_respond(struct se_cmd *se_cmd, bool aborted);
 void rbdt_tmr_free(struct se_cmd *se_cmd);
 void rbdt_conn_exit(void);
@@ -918,6 +917,10 @@ ssize_t rbdt_nacl_info(struct se_node_acl *se_nacl, char *page);
 /* rbdt_login.c */
 void rbdt_handle_login(struct rbdt_queue *q, struct rbdt_recv *r, u32 len);
 void rbdt_login_work(struct work_struct *work);
+
+/* rbdt_logout.c */
+void rbdt_handle_logout(struct rbdt_queue *q, struct rbdt_recv *r, u64 tag);
+void rbdt_session_cmd_done(struct rbdt_session *sess);
 
 /* rbdt_debugfs.c */
 void rbdt_conn_debugfs_init(void);

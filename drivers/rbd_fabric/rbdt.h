@@ -922,6 +922,10 @@ void rbdt_login_work(struct work_struct *work);
 void rbdt_handle_logout(struct rbdt_queue *q, struct rbdt_recv *r, u64 tag);
 void rbdt_session_cmd_done(struct rbdt_session *sess);
 
+/* rbdt_keepalive.c */
+void rbdt_handle_nop(struct rbdt_queue *q, struct rbdt_recv *r, u32 slot);
+void rbdt_timeout_work(struct work_struct *work);
+
 /* rbdt_debugfs.c */
 void rbdt_conn_debugfs_init(void);
 void rbdt_session_debugfs_add(struct rbdt_session *sess);

@@ -898,8 +898,6 @@ bool rbdt_queue_post_recv(struct rbdt_queue *q, struct rbdt_recv *r);
 int rbdt_queue_post_send(struct rbdt_queue *q, struct ib_send_wr *wr);
 void rbdt_halfopen_del(struct rbdt_queue *q);
 void rbdt_queue_destroy(struct rbdt_queue *q);
-void rbdt_tmr_respond(struct se_cmd *se_cmd, bool aborted);
-void rbdt_tmr_free(struct se_cmd *se_cmd);
 void rbdt_conn_exit(void);
 void rbdt_ctrl_send(struct rbdt_queue *q, u32 slot, u32 len,
 		    struct rbdt_recv *r);
@@ -926,6 +924,12 @@ void rbdt_session_cmd_done(struct rbdt_session *sess);
 void rbdt_handle_nop(struct rbdt_queue *q, struct rbdt_recv *r, u32 slot);
 void rbdt_timeout_work(struct work_struct *work);
 
+/* rbdt_tmf.c */
+void rbdt_handle_tmf(struct rbdt_queue *q, struct rbdt_recv *r, u32 slot);
+void rbdt_tmr_respond(struct se_cmd *se_cmd, bool aborted);
+void rbdt_tmr_free(struct se_cmd *se_cmd);
+void rbdt_queue_tm_rsp(struct se_cmd *se_cmd);
+
 /* rbdt_debugfs.c */
 void rbdt_conn_debugfs_init(void);
 void rbdt_session_debugfs_add(struct rbdt_session *sess);
@@ -945,7 +949,6 @@ void rbdt_queue_reap_lost(struct rbdt_queue *q);
 int rbdt_write_pending(struct se_cmd *se_cmd);
 int rbdt_queue_data_in(struct se_cmd *se_cmd);
 int rbdt_queue_status(struct se_cmd *se_cmd);
-void rbdt_queue_tm_rsp(struct se_cmd *se_cmd);
 void rbdt_aborted_task(struct se_cmd *se_cmd);
 int rbdt_check_stop_free(struct se_cmd *se_cmd);
 void rbdt_release_cmd(struct se_cmd *se_cmd);

@@ -1471,15 +1471,6 @@ int rbdt_queue_status(struct se_cmd *se_cmd)
 }
 
 /**
- * rbdt_queue_tm_rsp() - LIO finished a TMR: send its TMF_RSP
- * @se_cmd: The TMR.
- */
-void rbdt_queue_tm_rsp(struct se_cmd *se_cmd)
-{
-	rbdt_tmr_respond(se_cmd, false);
-}
-
-/**
  * rbdt_aborted_task() - LIO aborted a command without TAS
  * @se_cmd: The command, or a TMR that a LUN RESET overtook.
  *

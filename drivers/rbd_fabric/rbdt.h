@@ -912,6 +912,9 @@ void rbdt_tpg_close_sessions(struct rbdt_tpg *tpg);
 void rbdt_close_session(struct se_session *se_sess);
 ssize_t rbdt_nacl_info(struct se_node_acl *se_nacl, char *page);
 
+/* rbdt_recv.c */
+void rbdt_recv_done(struct ib_cq *cq, struct ib_wc *wc);
+
 /* rbdt_login.c */
 void rbdt_handle_login(struct rbdt_queue *q, struct rbdt_recv *r, u32 len);
 void rbdt_login_work(struct work_struct *work);

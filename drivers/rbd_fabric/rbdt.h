@@ -893,14 +893,9 @@ extern struct ib_client rbdt_ib_client;
 int rbdt_connect_request(struct rdma_cm_id *cm_id,
 			 struct rdma_cm_event *event);
 int rbdt_queue_cm_event(struct rdma_cm_id *cm_id, struct rdma_cm_event *event);
-void rbdt_queue_error(struct rbdt_queue *q);
-bool rbdt_queue_post_recv(struct rbdt_queue *q, struct rbdt_recv *r);
-int rbdt_queue_post_send(struct rbdt_queue *q, struct ib_send_wr *wr);
 void rbdt_halfopen_del(struct rbdt_queue *q);
-void rbdt_queue_destroy(struct rbdt_queue *q);
+void rbdt_device_put(struct rbdt_device *dev);
 void rbdt_conn_exit(void);
-void rbdt_ctrl_send(struct rbdt_queue *q, u32 slot, u32 len,
-		    struct rbdt_recv *r);
 
 /* rbdt_session.c */
 struct rbdt_session *rbdt_session_alloc(const struct rbd_login_req *req,
@@ -911,6 +906,20 @@ void rbdt_session_put(struct rbdt_session *sess);
 void rbdt_tpg_close_sessions(struct rbdt_tpg *tpg);
 void rbdt_close_session(struct se_session *se_sess);
 ssize_t rbdt_nacl_info(struct se_node_acl *se_nacl, char *page);
+
+/* rbdt_queue.c */
+struct rbdt_queue *rbdt_queue_new(struct rdma_cm_id *cm_id,
+				  const struct rbd_cm_req *req,
+				  struct rbdt_session *sess);
+int rbdt_queue_start_ib(struct rbdt_queue *q);
+void rbdt_queue_drain_unused(struct rbdt_queue *q);
+void rbdt_queue_destroy(struct rbdt_queue *q);
+void __rbdt_queue_error(struct rbdt_queue *q);
+void rbdt_queue_error(struct rbdt_queue *q);
+bool rbdt_queue_post_recv(struct rbdt_queue *q, struct rbdt_recv *r);
+int rbdt_queue_post_send(struct rbdt_queue *q, struct ib_send_wr *wr);
+void rbdt_ctrl_send(struct rbdt_queue *q, u32 slot, u32 len,
+		    struct rbdt_recv *r);
 
 /* rbdt_recv.c */
 void rbdt_recv_done(struct ib_cq *cq, struct ib_wc *wc);

@@ -595,6 +595,21 @@ struct rbdt_queue {
 	struct rbdt_session *login_old;
 };
 
+static inline struct rbdt_cmd *to_rbdt_cmd(struct se_cmd *se_cmd)
+{
+	return container_of(se_cmd, struct rbdt_cmd, se_cmd);
+}
+
+/* Rate-limited error about a command, naming session, peer, queue, tag. */
+#define rbdt_cmd_err(cmd, fmt, ...)					\
+do {									\
+	const struct rbdt_cmd *__c = (cmd);				\
+									\
+	pr_err_ratelimited("session %016llx %pISpc qid %u tag %#llx: " fmt, \
+			   __c->q->sess->handle, &__c->q->peer,		\
+			   __c->q->qid, __c->tag, ##__VA_ARGS__);	\
+} while (0)
+
 /* The queue of a work completion. */
 static inline struct rbdt_queue *cq_to_q(struct ib_wc *wc)
 {
@@ -759,8 +774,6 @@ extern unsigned int rbdt_post_bh_max_data;
 extern bool rbdt_cq_highpri;
 extern unsigned int rbdt_data_pool_kb;
 extern int rbdt_max_write_fetches;
-
-u16 rbdt_fetch_limit(struct ib_device *dev);
 
 /**
  * rbdt_post_begin() - enter a section that posts work requests on a queue
@@ -954,17 +967,26 @@ int rbdt_pool_init(struct rbdt_pool *pool);
 void rbdt_pool_destroy(struct rbdt_pool *pool);
 void rbdt_handle_cmd(struct rbdt_queue *q, struct rbdt_recv *r, u32 len);
 void rbdt_pending_work(struct work_struct *work);
-void rbdt_fetch_stall_work(struct work_struct *work);
+void rbdt_complete_here(struct rbdt_cmd *cmd);
+void rbdt_cmd_send_finish(struct rbdt_cmd *cmd, enum ib_wc_status status);
 void rbdt_cmd_send_done(struct ib_cq *cq, struct ib_wc *wc);
 void rbdt_rsp_flush(struct rbdt_queue *q);
-void rbdt_queue_reap_lost(struct rbdt_queue *q);
-int rbdt_write_pending(struct se_cmd *se_cmd);
 int rbdt_queue_data_in(struct se_cmd *se_cmd);
 int rbdt_queue_status(struct se_cmd *se_cmd);
 void rbdt_aborted_task(struct se_cmd *se_cmd);
 int rbdt_check_stop_free(struct se_cmd *se_cmd);
 void rbdt_release_cmd(struct se_cmd *se_cmd);
 int rbdt_get_cmd_state(struct se_cmd *se_cmd);
+
+/* rbdt_rw.c */
+u16 rbdt_fetch_limit(struct ib_device *dev);
+int rbdt_rw_init(struct rbdt_cmd *cmd, enum dma_data_direction dir);
+void rbdt_rw_destroy(struct rbdt_cmd *cmd);
+bool rbdt_sq_reserve(struct rbdt_cmd *cmd, int n);
+void rbdt_sq_release(struct rbdt_cmd *cmd);
+void rbdt_fetch_stall_work(struct work_struct *work);
+void rbdt_queue_reap_lost(struct rbdt_queue *q);
+int rbdt_write_pending(struct se_cmd *se_cmd);
 
 /* rbdt_fault.c: empty unless built with RBD_FAULT_INJECTION=1 */
 #if IS_ENABLED(CONFIG_RBD_FAULT_INJECTION)

@@ -94,40 +94,6 @@ void rbdt_device_put(struct rbdt_device *dev)
 	mutex_unlock(&rbdt_dev_mutex);
 }
 
-/**
- * rbdt_fetch_limit() - WRITE commands a queue on @dev fetches data for at once
- * @dev: The queue's RDMA device.
- *
- * Soft-RoCE's responder takes the requests that reach a QP strictly one
- * after the other, and answers an RDMA READ in full before it looks at
- * the next request: a response SEND posted behind other commands' RDMA
- * READs reaches the initiator only once all their data is across. With
- * every WRITE fetching at once, the responses of a deep queue of large
- * writes then arrive together, after the last fetch, and the initiator
- * refills its queue in bursts, with the CPUs idle in between. One fetch
- * at a time puts each response ahead of the next command's RDMA READs
- * (rbdt_read_finish()); Documentation/performance.rst has the figures.
- * Hardware answers RDMA READs in engines of its own, and siw from its
- * transmit thread, apart from the receive path that delivers a SEND; a
- * limit there is not measured.
- *
- * On a link that loses packets, a fetch that waits for a retransmission
- * would hold up the queue's next ones for the QP's whole timeout; the
- * stall check (rbdt_fetch_stall_work()) starts the next one early, and
- * with it the retry (tests/rbdi/022, 2 % loss).
- *
- * Return: The module parameter max_write_fetches; for -1, 1 on rxe and 0
- * (no limit) on any other device.
- */
-u16 rbdt_fetch_limit(struct ib_device *dev)
-{
-	int v = READ_ONCE(rbdt_max_write_fetches);
-
-	if (v >= 0)
-		return v;
-	return dev->ops.driver_id == RDMA_DRIVER_RXE ? 1 : 0;
-}
-
 /* Connections not logged in yet */
 
 /* Stop counting @q against the caps; called with rbdt_sess_lock held. */

@@ -968,15 +968,23 @@ void rbdt_pool_destroy(struct rbdt_pool *pool);
 void rbdt_handle_cmd(struct rbdt_queue *q, struct rbdt_recv *r, u32 len);
 void rbdt_pending_work(struct work_struct *work);
 void rbdt_complete_here(struct rbdt_cmd *cmd);
+void rbdt_cmd_put_desc(struct rbdt_cmd *cmd);
+void rbdt_aborted_task(struct se_cmd *se_cmd);
+int rbdt_check_stop_free(struct se_cmd *se_cmd);
+void rbdt_release_cmd(struct se_cmd *se_cmd);
+int rbdt_get_cmd_state(struct se_cmd *se_cmd);
+
+/* rbdt_rsp.c */
+void rbdt_build_rsp(struct rbdt_cmd *cmd, u8 status, const u8 *sense,
+		    u32 sense_len, u32 imm_len, u16 flags, u32 residual);
+int rbdt_post_rsp(struct rbdt_cmd *cmd, struct ib_send_wr *first);
+void rbdt_send_local_rsp(struct rbdt_cmd *cmd, u8 status, u8 asc, u8 ascq);
+void rbdt_cmd_answered(struct rbdt_cmd *cmd);
 void rbdt_cmd_send_finish(struct rbdt_cmd *cmd, enum ib_wc_status status);
 void rbdt_cmd_send_done(struct ib_cq *cq, struct ib_wc *wc);
 void rbdt_rsp_flush(struct rbdt_queue *q);
 int rbdt_queue_data_in(struct se_cmd *se_cmd);
 int rbdt_queue_status(struct se_cmd *se_cmd);
-void rbdt_aborted_task(struct se_cmd *se_cmd);
-int rbdt_check_stop_free(struct se_cmd *se_cmd);
-void rbdt_release_cmd(struct se_cmd *se_cmd);
-int rbdt_get_cmd_state(struct se_cmd *se_cmd);
 
 /* rbdt_rw.c */
 u16 rbdt_fetch_limit(struct ib_device *dev);

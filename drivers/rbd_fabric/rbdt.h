@@ -962,7 +962,7 @@ void rbdt_session_debugfs_add(struct rbdt_session *sess);
 /* rbdt_discovery.c */
 void rbdt_handle_discover(struct rbdt_queue *q, struct rbdt_recv *r, u32 len);
 
-/* rbdt_io.c */
+/* rbdt_cmd.c */
 int rbdt_pool_init(struct rbdt_pool *pool);
 void rbdt_pool_destroy(struct rbdt_pool *pool);
 void rbdt_handle_cmd(struct rbdt_queue *q, struct rbdt_recv *r, u32 len);

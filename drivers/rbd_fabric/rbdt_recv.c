@@ -4,7 +4,7 @@
  * an initiator sends arrives here (rbdt_recv_done()) and is checked
  * (rbd_check_request()) and dispatched by queue and opcode:
  *
- *   SCSI_CMD on an I/O queue		rbdt_io.c
+ *   SCSI_CMD on an I/O queue		rbdt_cmd.c
  *   before LOGIN on queue 0:
  *     AUTH_BEGIN, AUTH_PROOF		rbdt_auth.c
  *     DISCOVER				rbdt_discovery.c

@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * rbdt: the SCSI command data path.
+ * rbdt: SCSI_CMD capsules, and the life of a command in LIO. This file
+ * receives and starts commands, attaches data buffers (from the queue's
+ * page pool, or the capsule's inline data), and implements LIO's command
+ * lifecycle ops (release_cmd, aborted_task, ...). The data transfers are
+ * in rbdt_rw.c, the responses in rbdt_rsp.c.
  *
  * A command capsule occupies the command slot named by its tag. The slot's
  * descriptor (&struct rbdt_cmd) embeds the se_cmd, sense buffer, rdma_rw
@@ -8,14 +12,14 @@
  *
  *   receive: validate (rbd_check_cmd), claim the slot, target_init_cmd
  *	(TARGET_SCF_ACK_KREF), target_submit_prep, target_submit
- *   write_pending: inline data is LIO's SGL already (plain WRITEs, whose
- *	data starts on a page of the receive buffer) or is copied into it;
- *	otherwise one rdma_rw context per descriptor issues the RDMA READs,
- *	whose completion calls target_execute_cmd()
- *   queue_data_in: RDMA WRITEs chained in front of the response SEND, or
- *	an immediate read: the SEND gathers the data from LIO's pages
- *	behind the header (copied into the response when it has sense data
- *	or the pages need too many SGEs)
+ *   write_pending (rbdt_rw.c): inline data is LIO's SGL already (plain
+ *	WRITEs, whose data starts on a page of the receive buffer) or is
+ *	copied into it; otherwise one rdma_rw context per descriptor issues
+ *	the RDMA READs, whose completion calls target_execute_cmd()
+ *   queue_data_in (rbdt_rsp.c): RDMA WRITEs chained in front of the
+ *	response SEND, or an immediate read: the SEND gathers the data from
+ *	LIO's pages behind the header (copied into the response when it has
+ *	sense data or the pages need too many SGEs)
  *   queue_status: the response SEND alone
  *   send completion: drop the ACK reference; release_cmd frees the rw
  *	contexts and the descriptor

@@ -94,6 +94,64 @@ violation:
 	return true;
 }
 
+/*
+ * A capsule on queue 0 before LOGIN, checked as @c: the pre-LOGIN
+ * capsules, then the LOGIN. Return false for a protocol violation.
+ */
+static bool rbdt_recv_first(struct rbdt_queue *q, struct rbdt_recv *r,
+			    u32 len, enum rbd_check c)
+{
+	const struct rbd_hdr *hdr = r->buf;
+
+	if (rbdt_prelogin(q, r, len, c))
+		return true;
+	/* The first capsule must be the LOGIN. */
+	if (len < sizeof(*hdr) || hdr->opcode != RBD_OP_LOGIN ||
+	    rbd_check_cmd_fatal(c))
+		return false;
+	if (q->login_seen ||
+	    !rbdt_ctrl_claim(q, rbd_tag_slot(le64_to_cpu(hdr->tag))))
+		return false;
+	q->login_seen = true;
+	rbdt_handle_login(q, r, len);
+	return true;
+}
+
+/*
+ * A control capsule of a logged-in session, checked as @c. Return false
+ * for a protocol violation.
+ */
+static bool rbdt_recv_ctrl(struct rbdt_queue *q, struct rbdt_recv *r,
+			   enum rbd_check c)
+{
+	const struct rbd_hdr *hdr = r->buf;
+	u64 tag;
+
+	if (c)
+		return false;
+
+	tag = le64_to_cpu(hdr->tag);
+	if (hdr->opcode == RBD_OP_LOGIN ||
+	    !rbdt_ctrl_claim(q, rbd_tag_slot(tag)))
+		return false;
+
+	switch (hdr->opcode) {
+	case RBD_OP_NOP:
+		rbdt_handle_nop(q, r, rbd_tag_slot(tag));
+		break;
+	case RBD_OP_LOGOUT:
+		rbdt_handle_logout(q, r, tag);
+		break;
+	case RBD_OP_TMF:
+		rbdt_handle_tmf(q, r, rbd_tag_slot(tag));
+		break;
+	default:
+		return false;
+	}
+	return true;
+}
+
+/* A receive completed: a capsule arrived, or the buffer was flushed. */
 void rbdt_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 {
 	struct rbdt_recv *r = container_of(wc->wr_cqe, struct rbdt_recv, cqe);
@@ -101,7 +159,7 @@ void rbdt_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 	const struct rbd_hdr *hdr = r->buf;
 	u32 len = wc->byte_len;
 	enum rbd_check c;
-	u64 tag;
+	bool handled;
 
 	if (wc->status != IB_WC_SUCCESS) {
 		if (wc->status != IB_WC_WR_FLUSH_ERR)
@@ -135,44 +193,13 @@ void rbdt_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 	}
 
 	c = rbd_check_request(r->buf, len, &q->lim);
-	if (q->qid == 0 && !q->logged_in) {
-		if (rbdt_prelogin(q, r, len, c))
-			return;
-		/* The first capsule must be the LOGIN. */
-		if (len < sizeof(*hdr) || hdr->opcode != RBD_OP_LOGIN ||
-		    rbd_check_cmd_fatal(c))
-			goto out_violation;
-		if (q->login_seen ||
-		    !rbdt_ctrl_claim(q, rbd_tag_slot(le64_to_cpu(hdr->tag))))
-			goto out_violation;
-		q->login_seen = true;
-		rbdt_handle_login(q, r, len);
+	if (q->qid == 0 && !q->logged_in)
+		handled = rbdt_recv_first(q, r, len, c);
+	else
+		handled = rbdt_recv_ctrl(q, r, c);
+	if (handled)
 		return;
-	}
-	if (c)
-		goto out_violation;
 
-	tag = le64_to_cpu(hdr->tag);
-	if (hdr->opcode == RBD_OP_LOGIN ||
-	    !rbdt_ctrl_claim(q, rbd_tag_slot(tag)))
-		goto out_violation;
-
-	switch (hdr->opcode) {
-	case RBD_OP_NOP:
-		rbdt_handle_nop(q, r, rbd_tag_slot(tag));
-		break;
-	case RBD_OP_LOGOUT:
-		rbdt_handle_logout(q, r, tag);
-		break;
-	case RBD_OP_TMF:
-		rbdt_handle_tmf(q, r, rbd_tag_slot(tag));
-		break;
-	default:
-		goto out_violation;
-	}
-	return;
-
-out_violation:
 	pr_err_ratelimited("qid %u %pISpc: protocol violation: %s capsule of %u bytes%s%s; disconnecting\n",
 			   q->qid, &q->peer,
 			   len >= sizeof(*hdr) ? rbd_opcode_str(hdr->opcode) :

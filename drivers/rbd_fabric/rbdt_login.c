@@ -232,6 +232,34 @@ static void rbdt_login_grant(struct rbdt_queue *q, struct rbdt_session *sess,
 	sess->nr_queues = le16_to_cpu(sess->login.nr_queues);
 }
 
+/*
+ * Attach @sess to @tpg for the LOGIN @req of @ini, with @tpg->lock held:
+ * LIO's session, the LUN's limits, the grant, the session lists. Return 0,
+ * or why the LOGIN is refused.
+ */
+static u16 rbdt_login_attach(struct rbdt_queue *q, struct rbdt_session *sess,
+			     struct rbdt_tpg *tpg,
+			     const struct rbd_login_req *req, const char *ini)
+{
+	struct se_session *se_sess;
+	u32 dev_max;
+
+	se_sess = target_setup_session(&tpg->se_tpg, 0, 0, TARGET_PROT_NORMAL,
+				       ini, sess, NULL);
+	if (IS_ERR(se_sess))
+		return PTR_ERR(se_sess) == -EACCES ? RBD_REJ_ACL_DENIED :
+						     RBD_REJ_NO_RESOURCES;
+	if (!rbdt_lun_limits(se_sess, sess->lun, &dev_max)) {
+		target_remove_session(se_sess);
+		return RBD_REJ_NO_LUN;
+	}
+	sess->se_sess = se_sess;
+	sess->tpg = tpg;
+	rbdt_login_grant(q, sess, req, dev_max);
+	rbdt_session_add(q, sess);
+	return 0;
+}
+
 /* The rest of a login, out of every lock: debugfs, keep-alive, answer. */
 static void rbdt_login_done(struct rbdt_queue *q, struct rbdt_session *sess,
 			    u32 slot, struct rbdt_recv *r)
@@ -265,10 +293,8 @@ void rbdt_handle_login(struct rbdt_queue *q, struct rbdt_recv *r,
 	u32 slot = rbd_tag_slot(le64_to_cpu(req->hdr.tag));
 	__le64 tag = req->hdr.tag;
 	struct rbdt_session *sess, *old;
-	struct se_session *se_sess;
 	struct rbdt_tpg *tpg;
 	bool logged = false;
-	u32 dev_max;
 	u16 reason;
 
 	if (!rbdt_login_precheck(q, r, len, ini, tgt))
@@ -304,22 +330,9 @@ void rbdt_handle_login(struct rbdt_queue *q, struct rbdt_recv *r,
 		logged = true;
 		goto out_unlock_tpg;
 	}
-	se_sess = target_setup_session(&tpg->se_tpg, 0, 0, TARGET_PROT_NORMAL,
-				       ini, sess, NULL);
-	if (IS_ERR(se_sess)) {
-		reason = PTR_ERR(se_sess) == -EACCES ? RBD_REJ_ACL_DENIED :
-						      RBD_REJ_NO_RESOURCES;
+	reason = rbdt_login_attach(q, sess, tpg, req, ini);
+	if (reason)
 		goto out_unlock_tpg;
-	}
-	if (!rbdt_lun_limits(se_sess, sess->lun, &dev_max)) {
-		target_remove_session(se_sess);
-		reason = RBD_REJ_NO_LUN;
-		goto out_unlock_tpg;
-	}
-	sess->se_sess = se_sess;
-	sess->tpg = tpg;
-	rbdt_login_grant(q, sess, req, dev_max);
-	rbdt_session_add(q, sess);
 	mutex_unlock(&tpg->lock);
 	rbdt_listeners_unlock();
 	rbdt_login_done(q, sess, slot, r);

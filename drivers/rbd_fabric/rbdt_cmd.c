@@ -295,20 +295,15 @@ static void rbdt_data_attach(struct rbdt_cmd *cmd)
 	atomic64_inc(&cmd->q->sess->stats.data_pooled);
 }
 
-/* Start a capsule whose slot is claimed and whose descriptor is ours. */
-static void rbdt_start_cmd(struct rbdt_cmd *cmd, struct rbdt_recv *r, u32 len)
+/* Reset @cmd for the capsule in @r, and count it in its session. */
+static void rbdt_cmd_begin(struct rbdt_cmd *cmd, struct rbdt_recv *r)
 {
-	const struct rbd_cmd *req = r->buf;
-	struct rbdt_queue *q = cmd->q;
-	struct rbdt_session *sess = q->sess;
-	struct se_cmd *se_cmd = &cmd->se_cmd;
-	enum dma_data_direction dir;
+	struct rbdt_session *sess = cmd->q->sess;
 	unsigned long flags;
-	enum rbd_check c;
-	u32 n, nents;
+	u32 n;
 
 	cmd->recv = r;
-	cmd->req = req;
+	cmd->req = r->buf;
 	cmd->lio = false;
 	cmd->aborted = false;
 	cmd->inline_zc = false;
@@ -323,7 +318,32 @@ static void rbdt_start_cmd(struct rbdt_cmd *cmd, struct rbdt_recv *r, u32 len)
 	spin_unlock_irqrestore(&sess->lock, flags);
 	if (n > atomic64_read(&sess->stats.max_outstanding_reqs))
 		atomic64_set(&sess->stats.max_outstanding_reqs, n);
+}
 
+/* The DMA direction of a capsule's data direction. */
+static enum dma_data_direction rbdt_dma_dir(u8 dir)
+{
+	switch (dir) {
+	case RBD_DIR_WRITE:
+		return DMA_TO_DEVICE;
+	case RBD_DIR_READ:
+		return DMA_FROM_DEVICE;
+	default:
+		return DMA_NONE;
+	}
+}
+
+/* Start a capsule whose slot is claimed and whose descriptor is ours. */
+static void rbdt_start_cmd(struct rbdt_cmd *cmd, struct rbdt_recv *r, u32 len)
+{
+	const struct rbd_cmd *req = r->buf;
+	struct rbdt_queue *q = cmd->q;
+	struct rbdt_session *sess = q->sess;
+	struct se_cmd *se_cmd = &cmd->se_cmd;
+	enum rbd_check c;
+	u32 nents;
+
+	rbdt_cmd_begin(cmd, r);
 	c = rbd_check_cmd(r->buf, len, &q->lim);
 	if (c || le64_to_cpu(req->lun) != sess->lun) {
 		rbdt_refuse_cmd(cmd, c, le64_to_cpu(req->lun));
@@ -343,24 +363,12 @@ static void rbdt_start_cmd(struct rbdt_cmd *cmd, struct rbdt_recv *r, u32 len)
 		return;
 	}
 
-	switch (req->dir) {
-	case RBD_DIR_WRITE:
-		dir = DMA_TO_DEVICE;
-		break;
-	case RBD_DIR_READ:
-		dir = DMA_FROM_DEVICE;
-		break;
-	default:
-		dir = DMA_NONE;
-		break;
-	}
-
 	memset(se_cmd, 0, sizeof(*se_cmd));
 	se_cmd->tag = cmd->tag;
 	if (target_init_cmd(se_cmd, sess->se_sess, cmd->sense,
 			    le64_to_cpu(req->lun), le32_to_cpu(req->data_length),
-			    rbdt_task_attr[req->task_attr], dir,
-			    TARGET_SCF_ACK_KREF)) {
+			    rbdt_task_attr[req->task_attr],
+			    rbdt_dma_dir(req->dir), TARGET_SCF_ACK_KREF)) {
 		/* The session is stopping. */
 		rbdt_send_local_rsp(cmd, SAM_STAT_BUSY, 0, 0);
 		return;

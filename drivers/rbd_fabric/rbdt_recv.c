@@ -65,13 +65,13 @@ static bool rbdt_prelogin(struct rbdt_queue *q, struct rbdt_recv *r,
 	 */
 	if (op == RBD_OP_NOP && !q->auth && !q->prelogin_used &&
 	    !q->login_seen)
-		goto violation;
+		goto out_violation;
 	if (op != RBD_OP_DISCOVER && op != RBD_OP_AUTH_BEGIN &&
 	    op != RBD_OP_AUTH_PROOF && op != RBD_OP_NOP)
 		return false;
 	if ((op == RBD_OP_DISCOVER ? rbd_check_cmd_fatal(c) : c) ||
 	    !rbdt_ctrl_claim(q, rbd_tag_slot(le64_to_cpu(hdr->tag))))
-		goto violation;
+		goto out_violation;
 	switch (op) {
 	case RBD_OP_DISCOVER:
 		q->prelogin_used = true;
@@ -82,11 +82,11 @@ static bool rbdt_prelogin(struct rbdt_queue *q, struct rbdt_recv *r,
 		break;
 	default:
 		if (!rbdt_auth_handle(q, r))
-			goto violation;
+			goto out_violation;
 	}
 	return true;
 
-violation:
+out_violation:
 	pr_err_ratelimited("qid 0 %pISpc: protocol violation before LOGIN: %s capsule of %u bytes%s%s; disconnecting\n",
 			   &q->peer, rbd_opcode_str(op), len, c ? ": " : "",
 			   c ? rbd_check_str(c) : "");

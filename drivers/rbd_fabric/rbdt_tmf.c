@@ -108,25 +108,25 @@ void rbdt_handle_tmf(struct rbdt_queue *q, struct rbdt_recv *r,
 		break;
 	default:
 		response = RBD_TMF_RSP_NOT_SUPPORTED;
-		goto respond;
+		goto out_respond;
 	}
 	/* A session reaches exactly one LUN. */
 	if (lun != sess->lun) {
 		response = RBD_TMF_RSP_NO_LUN;
-		goto respond;
+		goto out_respond;
 	}
 	/* A tag that names no slot of the session names no task. */
 	if (tm_type == TMR_ABORT_TASK &&
 	    (!rbd_tag_qid(ref) || rbd_tag_qid(ref) > sess->nr_queues ||
 	     rbd_tag_slot(ref) >= le16_to_cpu(sess->login.queue_depth))) {
 		response = RBD_TMF_RSP_NO_TASK;
-		goto respond;
+		goto out_respond;
 	}
 
 	tmr = kzalloc(sizeof(*tmr), GFP_KERNEL);
 	if (!tmr) {
 		response = RBD_TMF_RSP_REJECTED;
-		goto respond;
+		goto out_respond;
 	}
 	tmr->q = q;
 	tmr->recv = r;
@@ -140,11 +140,11 @@ void rbdt_handle_tmf(struct rbdt_queue *q, struct rbdt_recv *r,
 		/* The session is stopping. */
 		kfree(tmr);
 		response = RBD_TMF_RSP_REJECTED;
-		goto respond;
+		goto out_respond;
 	}
 	return;
 
-respond:
+out_respond:
 	rbdt_tmf_send(q, slot, req->hdr.tag, response, r);
 }
 

@@ -595,6 +595,21 @@ struct rbdt_queue {
 	struct rbdt_session *login_old;
 };
 
+static inline struct rbdt_cmd *to_rbdt_cmd(struct se_cmd *se_cmd)
+{
+	return container_of(se_cmd, struct rbdt_cmd, se_cmd);
+}
+
+/* Rate-limited error about a command, naming session, peer, queue, tag. */
+#define rbdt_cmd_err(cmd, fmt, ...)					\
+do {									\
+	const struct rbdt_cmd *__c = (cmd);				\
+									\
+	pr_err_ratelimited("session %016llx %pISpc qid %u tag %#llx: " fmt, \
+			   __c->q->sess->handle, &__c->q->peer,		\
+			   __c->q->qid, __c->tag, ##__VA_ARGS__);	\
+} while (0)
+
 /* The queue of a work completion. */
 static inline struct rbdt_queue *cq_to_q(struct ib_wc *wc)
 {
@@ -736,6 +751,20 @@ struct rbdt_session {
 #endif
 };
 
+/**
+ * struct rbdt_refusals - connections and logins refused by a cap (debugfs)
+ * @halfopen: Connect requests over a TPG's max_halfopen.
+ * @halfopen_host: Connect requests over its max_halfopen_per_host.
+ * @sessions_acl: LOGINs over its max_sessions_per_acl.
+ * @keepalive: LOGINs that asked for no keep-alive.
+ */
+struct rbdt_refusals {
+	atomic64_t halfopen;
+	atomic64_t halfopen_host;
+	atomic64_t sessions_acl;
+	atomic64_t keepalive;
+};
+
 /* rbdt_main.c */
 extern struct workqueue_struct *rbdt_wq;
 extern struct dentry *rbdt_debugfs_root;
@@ -745,8 +774,6 @@ extern unsigned int rbdt_post_bh_max_data;
 extern bool rbdt_cq_highpri;
 extern unsigned int rbdt_data_pool_kb;
 extern int rbdt_max_write_fetches;
-
-u16 rbdt_fetch_limit(struct ib_device *dev);
 
 /**
  * rbdt_post_begin() - enter a section that posts work requests on a queue
@@ -870,45 +897,105 @@ bool rbdt_addr_equal(const struct sockaddr_storage *a,
 void rbdt_cm_exit(void);
 
 /* rbdt_conn.c */
+extern spinlock_t rbdt_sess_lock;
+extern struct list_head rbdt_sessions;
+extern struct list_head rbdt_queues;
+extern struct list_head rbdt_halfopen;
+extern struct rbdt_refusals rbdt_refused;
 extern struct ib_client rbdt_ib_client;
 
 int rbdt_connect_request(struct rdma_cm_id *cm_id,
 			 struct rdma_cm_event *event);
 int rbdt_queue_cm_event(struct rdma_cm_id *cm_id, struct rdma_cm_event *event);
-void rbdt_queue_error(struct rbdt_queue *q);
-bool rbdt_queue_post_recv(struct rbdt_queue *q, struct rbdt_recv *r);
-int rbdt_queue_post_send(struct rbdt_queue *q, struct ib_send_wr *wr);
+void rbdt_halfopen_del(struct rbdt_queue *q);
+void rbdt_device_put(struct rbdt_device *dev);
+void rbdt_conn_exit(void);
+
+/* rbdt_session.c */
+struct rbdt_session *rbdt_session_alloc(const struct rbd_login_req *req,
+					const char *ini, const char *tgt);
+void rbdt_session_add(struct rbdt_queue *q, struct rbdt_session *sess);
+void __rbdt_session_shutdown(struct rbdt_session *sess);
+void rbdt_session_put(struct rbdt_session *sess);
 void rbdt_tpg_close_sessions(struct rbdt_tpg *tpg);
 void rbdt_close_session(struct se_session *se_sess);
 ssize_t rbdt_nacl_info(struct se_node_acl *se_nacl, char *page);
-void rbdt_session_cmd_done(struct rbdt_session *sess);
-void rbdt_tmr_respond(struct se_cmd *se_cmd, bool aborted);
-void rbdt_tmr_free(struct se_cmd *se_cmd);
-void rbdt_conn_debugfs_init(void);
-void rbdt_conn_exit(void);
+
+/* rbdt_queue.c */
+struct rbdt_queue *rbdt_queue_new(struct rdma_cm_id *cm_id,
+				  const struct rbd_cm_req *req,
+				  struct rbdt_session *sess);
+int rbdt_queue_start_ib(struct rbdt_queue *q);
+void rbdt_queue_drain_unused(struct rbdt_queue *q);
+void rbdt_queue_destroy(struct rbdt_queue *q);
+void __rbdt_queue_error(struct rbdt_queue *q);
+void rbdt_queue_error(struct rbdt_queue *q);
+bool rbdt_queue_post_recv(struct rbdt_queue *q, struct rbdt_recv *r);
+int rbdt_queue_post_send(struct rbdt_queue *q, struct ib_send_wr *wr);
 void rbdt_ctrl_send(struct rbdt_queue *q, u32 slot, u32 len,
 		    struct rbdt_recv *r);
+
+/* rbdt_recv.c */
+void rbdt_recv_done(struct ib_cq *cq, struct ib_wc *wc);
+
+/* rbdt_login.c */
+void rbdt_handle_login(struct rbdt_queue *q, struct rbdt_recv *r, u32 len);
+void rbdt_login_work(struct work_struct *work);
+
+/* rbdt_logout.c */
+void rbdt_handle_logout(struct rbdt_queue *q, struct rbdt_recv *r, u64 tag);
+void rbdt_session_cmd_done(struct rbdt_session *sess);
+
+/* rbdt_keepalive.c */
+void rbdt_handle_nop(struct rbdt_queue *q, struct rbdt_recv *r, u32 slot);
+void rbdt_timeout_work(struct work_struct *work);
+
+/* rbdt_tmf.c */
+void rbdt_handle_tmf(struct rbdt_queue *q, struct rbdt_recv *r, u32 slot);
+void rbdt_tmr_respond(struct se_cmd *se_cmd, bool aborted);
+void rbdt_tmr_free(struct se_cmd *se_cmd);
+void rbdt_queue_tm_rsp(struct se_cmd *se_cmd);
+
+/* rbdt_debugfs.c */
+void rbdt_conn_debugfs_init(void);
+void rbdt_session_debugfs_add(struct rbdt_session *sess);
 
 /* rbdt_discovery.c */
 void rbdt_handle_discover(struct rbdt_queue *q, struct rbdt_recv *r, u32 len);
 
-/* rbdt_io.c */
+/* rbdt_cmd.c */
 int rbdt_pool_init(struct rbdt_pool *pool);
 void rbdt_pool_destroy(struct rbdt_pool *pool);
 void rbdt_handle_cmd(struct rbdt_queue *q, struct rbdt_recv *r, u32 len);
 void rbdt_pending_work(struct work_struct *work);
-void rbdt_fetch_stall_work(struct work_struct *work);
-void rbdt_cmd_send_done(struct ib_cq *cq, struct ib_wc *wc);
-void rbdt_rsp_flush(struct rbdt_queue *q);
-void rbdt_queue_reap_lost(struct rbdt_queue *q);
-int rbdt_write_pending(struct se_cmd *se_cmd);
-int rbdt_queue_data_in(struct se_cmd *se_cmd);
-int rbdt_queue_status(struct se_cmd *se_cmd);
-void rbdt_queue_tm_rsp(struct se_cmd *se_cmd);
+void rbdt_complete_here(struct rbdt_cmd *cmd);
+void rbdt_cmd_put_desc(struct rbdt_cmd *cmd);
 void rbdt_aborted_task(struct se_cmd *se_cmd);
 int rbdt_check_stop_free(struct se_cmd *se_cmd);
 void rbdt_release_cmd(struct se_cmd *se_cmd);
 int rbdt_get_cmd_state(struct se_cmd *se_cmd);
+
+/* rbdt_rsp.c */
+void rbdt_build_rsp(struct rbdt_cmd *cmd, u8 status, const u8 *sense,
+		    u32 sense_len, u32 imm_len, u16 flags, u32 residual);
+int rbdt_post_rsp(struct rbdt_cmd *cmd, struct ib_send_wr *first);
+void rbdt_send_local_rsp(struct rbdt_cmd *cmd, u8 status, u8 asc, u8 ascq);
+void rbdt_cmd_answered(struct rbdt_cmd *cmd);
+void rbdt_cmd_send_finish(struct rbdt_cmd *cmd, enum ib_wc_status status);
+void rbdt_cmd_send_done(struct ib_cq *cq, struct ib_wc *wc);
+void rbdt_rsp_flush(struct rbdt_queue *q);
+int rbdt_queue_data_in(struct se_cmd *se_cmd);
+int rbdt_queue_status(struct se_cmd *se_cmd);
+
+/* rbdt_rw.c */
+u16 rbdt_fetch_limit(struct ib_device *dev);
+int rbdt_rw_init(struct rbdt_cmd *cmd, enum dma_data_direction dir);
+void rbdt_rw_destroy(struct rbdt_cmd *cmd);
+bool rbdt_sq_reserve(struct rbdt_cmd *cmd, int n);
+void rbdt_sq_release(struct rbdt_cmd *cmd);
+void rbdt_fetch_stall_work(struct work_struct *work);
+void rbdt_queue_reap_lost(struct rbdt_queue *q);
+int rbdt_write_pending(struct se_cmd *se_cmd);
 
 /* rbdt_fault.c: empty unless built with RBD_FAULT_INJECTION=1 */
 #if IS_ENABLED(CONFIG_RBD_FAULT_INJECTION)

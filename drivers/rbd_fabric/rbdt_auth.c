@@ -117,7 +117,7 @@ ssize_t rbdt_auth_store(struct rbdt_auth_cred *c, enum rbdt_auth_field f,
 				where, count && page[count - 1] == '\n' ?
 				count - 1 : count,
 				RBD_AUTH_SECRET_MIN, RBD_AUTH_SECRET_MAX);
-		goto out;
+		goto out_free;
 	}
 	spin_lock(&rbdt_auth_lock);
 	if (user) {
@@ -128,7 +128,7 @@ ssize_t rbdt_auth_store(struct rbdt_auth_cred *c, enum rbdt_auth_field f,
 	}
 	spin_unlock(&rbdt_auth_lock);
 	ret = count;
-out:
+out_free:
 	kfree_sensitive(tmp);
 	return ret;
 }

@@ -6,8 +6,10 @@
  * calls for TPG policy and for commands. The configfs callbacks are in
  * rbdt_configfs.c and the rdma_cm listeners in rbdt_cm.c.
  *
- * Connections and sessions are in rbdt_conn.c, the command data path in
- * rbdt_io.c.
+ * Connections are accepted in rbdt_conn.c and become queues
+ * (rbdt_queue.c), whose capsules rbdt_recv.c hands to the file of their
+ * type; sessions are in rbdt_session.c, SCSI commands in rbdt_cmd.c,
+ * rbdt_rw.c and rbdt_rsp.c.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt

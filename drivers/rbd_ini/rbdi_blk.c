@@ -268,20 +268,30 @@ static void rbdi_setup_rw(struct rbdi_session *sess, struct request *rq)
 	cmd->cdb_len = 16;
 }
 
+/*
+ * The first logical block of @rq in @lba; return its number of blocks
+ * (the limits keep the count of a discard or write zeroes within 32 bits).
+ */
+static u32 rbdi_rq_blocks(struct rbdi_session *sess, struct request *rq,
+			  u64 *lba)
+{
+	unsigned int shift = ilog2(sess->lbs);
+
+	*lba = blk_rq_pos(rq) >> (shift - SECTOR_SHIFT);
+	return blk_rq_bytes(rq) >> shift;
+}
+
 /* UNMAP of the blocks of @rq; its parameter list is the payload. */
 static blk_status_t rbdi_setup_discard(struct rbdi_session *sess,
 				       struct request *rq)
 {
 	struct rbdi_request *req = blk_mq_rq_to_pdu(rq);
 	struct rbd_cmd *cmd = req->cmd;
-	unsigned int shift = ilog2(sess->lbs);
 	u32 blocks;
 	u64 lba;
 	u8 *buf;
 
-	/* The limits keep the block count within 32 bits. */
-	lba = blk_rq_pos(rq) >> (shift - SECTOR_SHIFT);
-	blocks = blk_rq_bytes(rq) >> shift;
+	blocks = rbdi_rq_blocks(sess, rq, &lba);
 	buf = rbdi_alloc_payload(rq, RBDI_UNMAP_PARAM_LEN);
 	if (!buf)
 		return BLK_STS_RESOURCE;
@@ -303,12 +313,10 @@ static blk_status_t rbdi_setup_write_zeroes(struct rbdi_session *sess,
 {
 	struct rbdi_request *req = blk_mq_rq_to_pdu(rq);
 	struct rbd_cmd *cmd = req->cmd;
-	unsigned int shift = ilog2(sess->lbs);
 	u32 blocks;
 	u64 lba;
 
-	lba = blk_rq_pos(rq) >> (shift - SECTOR_SHIFT);
-	blocks = blk_rq_bytes(rq) >> shift;
+	blocks = rbdi_rq_blocks(sess, rq, &lba);
 	if (!rbdi_alloc_payload(rq, sess->lbs))
 		return BLK_STS_RESOURCE;
 	cmd->cdb[0] = WRITE_SAME_16;

@@ -427,6 +427,8 @@ static u32 rbdt_rw_ctxs(const struct rbdt_queue *q, u16 max_desc, u32 max_sge)
 {
 	u32 pages = DIV_ROUND_UP(q->lim.max_io_bytes, PAGE_SIZE) + 1;
 
+	if (!max_desc)		/* queue 0: no command data */
+		return 0;
 	return max_t(u32, q->depth * max_desc, DIV_ROUND_UP(pages, max_sge));
 }
 

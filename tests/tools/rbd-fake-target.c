@@ -1207,119 +1207,152 @@ static bool parse_designator(const char *arg)
 	return true;
 }
 
-int main(int argc, char **argv)
+/* -P LBA NBLK: print the pattern of those blocks, as the disk starts. */
+static int print_pattern(const char *lba_s, const char *nblk_s)
 {
-	uint64_t v, lba, nblk;
-	unsigned int i;
-	int opt;
+	uint64_t lba, nblk;
+	size_t len;
+	uint8_t *p;
 
-	while ((opt = getopt(argc, argv, "a:p:n:H:T:c:R:A:X:M:P:Z:W:vh")) != -1) {
-		switch (opt) {
-		case 'a':
-			g.addr = optarg;
-			break;
-		case 'p':
-			g.port = optarg;
-			break;
-		case 'n':
-			if (!parse_u64(optarg, &g.nblocks) || g.nblocks < 8 ||
-			    g.nblocks > (1ULL << 21)) {
-				fprintf(stderr, "rbd-fake-target: -n: 8..2097152 blocks\n");
-				return 1;
-			}
-			break;
-		case 'H':
-			for (i = H_TAG; i < sizeof(hcase_name) / sizeof(hcase_name[0]); i++)
-				if (!strcmp(optarg, hcase_name[i]))
-					g.hcase = i;
-			if (g.hcase == H_NONE) {
-				fprintf(stderr, "rbd-fake-target: unknown case '%s'\n", optarg);
-				usage(stderr);
-				return 1;
-			}
-			break;
-		case 'M':
-			if (!parse_u64(optarg, &v) || !v) {
-				fprintf(stderr, "rbd-fake-target: -M: a seed above 0\n");
-				return 1;
-			}
-			g.mutate_x = v;
-			g.mutate_skip = 64;
-			g.mutate_left = 400;
-			break;
-		case 'W':
-			if (!parse_designator(optarg)) {
-				fprintf(stderr, "rbd-fake-target: bad designator '%s'\n", optarg);
-				return 1;
-			}
-			break;
-		case 'Z':
-			g.impostor = optarg;
-			break;
-		case 'X':
-			if (strcmp(optarg, "write") && strcmp(optarg, "read")) {
-				fprintf(stderr, "rbd-fake-target: -X write or -X read\n");
-				return 1;
-			}
-			g.probe = strcmp(optarg, "write") ? 2 : 1;
-			break;
-		case 'T':
-			if (!parse_u64(optarg, &g.trigger_lba)) {
-				fprintf(stderr, "rbd-fake-target: -T: not a number\n");
-				return 1;
-			}
-			break;
-		case 'c':
-			if (!parse_u64(optarg, &v) || v > 1000) {
-				fprintf(stderr, "rbd-fake-target: -c: 0..1000\n");
-				return 1;
-			}
-			g.count = v;
-			break;
-		case 'R':
-			if (!parse_u64(optarg, &g.regrant) || !g.regrant) {
-				fprintf(stderr, "rbd-fake-target: -R: a number of writes, at least 1\n");
-				return 1;
-			}
-			break;
-		case 'A':
-			if (!parse_u64(optarg, &g.accept_delay) ||
-			    g.accept_delay > 10000) {
-				fprintf(stderr, "rbd-fake-target: -A: 0..10000 ms\n");
-				return 1;
-			}
-			break;
-		case 'P':
-			if (optind >= argc || !parse_u64(optarg, &lba) ||
-			    !parse_u64(argv[optind], &nblk) || nblk > 4096) {
-				fprintf(stderr, "rbd-fake-target: -P LBA NBLK (NBLK <= 4096)\n");
-				return 1;
-			} else {
-				size_t len = nblk * BLOCK;
-				uint8_t *p = malloc(len ? len : 1);
-
-				if (!p)
-					return 1;
-				fill_pattern(p, lba * BLOCK, len);
-				fwrite(p, 1, len, stdout);
-				free(p);
-				return 0;
-			}
-		case 'v':
-			g.verbose++;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			usage(stderr);
-			return 1;
-		}
-	}
-	if (!g.addr || optind != argc) {
-		usage(stderr);
+	if (!lba_s || !nblk_s || !parse_u64(lba_s, &lba) ||
+	    !parse_u64(nblk_s, &nblk) || nblk > 4096) {
+		fprintf(stderr, "rbd-fake-target: -P LBA NBLK (NBLK <= 4096)\n");
 		return 1;
 	}
+	len = nblk * BLOCK;
+	p = malloc(len ? len : 1);
+	if (!p)
+		return 1;
+	fill_pattern(p, lba * BLOCK, len);
+	fwrite(p, 1, len, stdout);
+	free(p);
+	return 0;
+}
+
+/* -H CASE: the misbehaviour to act out, by name. */
+static bool parse_case(const char *name)
+{
+	unsigned int i;
+
+	for (i = H_TAG; i < sizeof(hcase_name) / sizeof(hcase_name[0]); i++)
+		if (!strcmp(name, hcase_name[i]))
+			g.hcase = i;
+	return g.hcase != H_NONE;
+}
+
+/*
+ * An option with a number in @lo..@hi (@what names it in the error), into
+ * @out.
+ */
+static bool parse_opt_u64(const char *arg, uint64_t lo, uint64_t hi,
+			  uint64_t *out, const char *what)
+{
+	uint64_t v;
+
+	if (!parse_u64(arg, &v) || v < lo || v > hi) {
+		fprintf(stderr, "rbd-fake-target: %s\n", what);
+		return false;
+	}
+	*out = v;
+	return true;
+}
+
+/* One option of the command line other than -P, -v and -h. */
+static bool parse_opt(int opt, const char *arg)
+{
+	uint64_t v;
+
+	switch (opt) {
+	case 'a':
+		g.addr = arg;
+		return true;
+	case 'p':
+		g.port = arg;
+		return true;
+	case 'n':
+		return parse_opt_u64(arg, 8, 1ULL << 21, &g.nblocks,
+				     "-n: 8..2097152 blocks");
+	case 'H':
+		if (parse_case(arg))
+			return true;
+		fprintf(stderr, "rbd-fake-target: unknown case '%s'\n", arg);
+		usage(stderr);
+		return false;
+	case 'M':
+		if (!parse_opt_u64(arg, 1, UINT64_MAX, &g.mutate_x,
+				   "-M: a seed above 0"))
+			return false;
+		g.mutate_skip = 64;
+		g.mutate_left = 400;
+		return true;
+	case 'W':
+		if (parse_designator(arg))
+			return true;
+		fprintf(stderr, "rbd-fake-target: bad designator '%s'\n", arg);
+		return false;
+	case 'Z':
+		g.impostor = arg;
+		return true;
+	case 'X':
+		if (strcmp(arg, "write") && strcmp(arg, "read")) {
+			fprintf(stderr, "rbd-fake-target: -X write or -X read\n");
+			return false;
+		}
+		g.probe = strcmp(arg, "write") ? 2 : 1;
+		return true;
+	case 'T':
+		return parse_opt_u64(arg, 0, UINT64_MAX, &g.trigger_lba,
+				     "-T: not a number");
+	case 'c':
+		if (!parse_opt_u64(arg, 0, 1000, &v, "-c: 0..1000"))
+			return false;
+		g.count = v;
+		return true;
+	case 'R':
+		return parse_opt_u64(arg, 1, UINT64_MAX, &g.regrant,
+				     "-R: a number of writes, at least 1");
+	case 'A':
+		return parse_opt_u64(arg, 0, 10000, &g.accept_delay,
+				     "-A: 0..10000 ms");
+	default:
+		usage(stderr);
+		return false;
+	}
+}
+
+/* One round of the main loop: CM events, pending accepts, each queue. */
+static void serve_once(void)
+{
+	struct pollfd p = { .fd = g.ech->fd, .events = POLLIN };
+	unsigned int i;
+
+	if (poll(&p, 1, 1) > 0)
+		handle_cm_event();
+	for (i = 0; i < MAX_CONNS; i++) {
+		struct conn *c = g.conns[i];
+
+		if (!c || c->dead)
+			continue;
+		if (c->pending) {
+			if (now_ms() >= c->accept_at && accept_conn(c)) {
+				reject(c->id, RBD_REJ_NO_RESOURCES);
+				conn_drop(c);
+			}
+			continue;
+		}
+		if (!poll_conn(c)) {
+			/* Disconnect; the DISCONNECTED event frees it. */
+			c->dead = true;
+			rdma_disconnect(c->id);
+		}
+	}
+}
+
+/* Serve until SIGINT or SIGTERM, then drop every connection. */
+static int serve(void)
+{
+	unsigned int i;
+
 	g.disk = malloc(g.nblocks * BLOCK);
 	if (!g.disk) {
 		fprintf(stderr, "rbd-fake-target: out of memory\n");
@@ -1328,37 +1361,17 @@ int main(int argc, char **argv)
 	fill_pattern(g.disk, 0, g.nblocks * BLOCK);
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
-	if (setup_listener())
+	if (setup_listener()) {
+		free(g.disk);
 		return 1;
+	}
 	printf("listening on %s:%s, %llu blocks, case %s at LBA %llu x%d\n",
 	       g.addr, g.port, (unsigned long long)g.nblocks,
 	       hcase_name[g.hcase], (unsigned long long)g.trigger_lba, g.count);
 	fflush(stdout);
 
-	while (!stop) {
-		struct pollfd p = { .fd = g.ech->fd, .events = POLLIN };
-
-		if (poll(&p, 1, 1) > 0)
-			handle_cm_event();
-		for (i = 0; i < MAX_CONNS; i++) {
-			struct conn *c = g.conns[i];
-
-			if (!c || c->dead)
-				continue;
-			if (c->pending) {
-				if (now_ms() >= c->accept_at && accept_conn(c)) {
-					reject(c->id, RBD_REJ_NO_RESOURCES);
-					conn_drop(c);
-				}
-				continue;
-			}
-			if (!poll_conn(c)) {
-				/* Disconnect; the DISCONNECTED event frees it. */
-				c->dead = true;
-				rdma_disconnect(c->id);
-			}
-		}
-	}
+	while (!stop)
+		serve_once();
 	for (i = 0; i < MAX_CONNS; i++)
 		if (g.conns[i]) {
 			rdma_disconnect(g.conns[i]->id);
@@ -1371,4 +1384,30 @@ int main(int argc, char **argv)
 	rdma_destroy_event_channel(g.ech);
 	free(g.disk);
 	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	int opt;
+
+	while ((opt = getopt(argc, argv, "a:p:n:H:T:c:R:A:X:M:P:Z:W:vh")) != -1) {
+		switch (opt) {
+		case 'P':
+			return print_pattern(optarg, optind < argc ? argv[optind] : NULL);
+		case 'v':
+			g.verbose++;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			if (!parse_opt(opt, optarg))
+				return 1;
+		}
+	}
+	if (!g.addr || optind != argc) {
+		usage(stderr);
+		return 1;
+	}
+	return serve();
 }

@@ -533,7 +533,14 @@ void usage_stats(void)
 #define OPT_RESET_LATENCY	256
 
 /* rbdadm stats: print one session's counters (and latency histogram). */
-int cmd_stats(int argc, char **argv)
+/* What `rbdadm stats` was asked for besides the counters. */
+struct stats_opts {
+	bool latency;	/* -l: the latency histogram */
+	bool reset;	/* --reset-latency */
+};
+
+/* Parse the options; -1 to go on, or the exit status. */
+static int stats_parse(int argc, char **argv, struct stats_opts *o)
 {
 	static const struct option opts[] = {
 		OUT_LONG_OPTS,
@@ -542,13 +549,7 @@ int cmd_stats(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	char name[256], dir[PATH_MAX], path[PATH_MAX], dev[64], state[64];
-	char line[256], key[64], sval[64], lbuf[80], buf[512];
-	unsigned long long v[BLOCK_STAT_FIELDS], val;
-	bool have_block = false, latency = false, reset = false;
-	static struct lat_table lat;
-	int c, n = 0, ret;
-	FILE *f;
+	int c;
 
 	while ((c = getopt_long(argc, argv, "jo:lh", opts, NULL)) != -1) {
 		switch (c) {
@@ -560,10 +561,10 @@ int cmd_stats(int argc, char **argv)
 				return EXIT_USAGE;
 			break;
 		case 'l':
-			latency = true;
+			o->latency = true;
 			break;
 		case OPT_RESET_LATENCY:
-			reset = true;
+			o->reset = true;
 			break;
 		case 'h':
 			usage_stats();
@@ -577,6 +578,61 @@ int cmd_stats(int argc, char **argv)
 		err(optind < argc ? "stats: one device only" : "stats: a device or session is required");
 		return EXIT_USAGE;
 	}
+	return -1;
+}
+
+/* Open session @name's counters in debugfs; 0 or the exit status. */
+static int stats_open(const char *name, FILE **fp)
+{
+	char path[PATH_MAX];
+	int ret;
+
+	ret = ensure_debugfs();
+	if (ret) {
+		err("stats: cannot read %s: %s (is debugfs available?)", RBDI_DEBUGFS,
+		    strerror(-ret));
+		return EXIT_FAIL;
+	}
+	snprintf(path, sizeof(path), "%s/%s/stats", RBDI_DEBUGFS, name);
+	*fp = fopen(path, "re");
+	if (!*fp) {
+		err("stats: cannot read %s: %s%s", path, strerror(errno),
+		    errno == ENOENT ? " (session not enabled)" : "");
+		return EXIT_FAIL;
+	}
+	return 0;
+}
+
+/* The session's counters from @f, then the block layer's for @dev. */
+static void stats_print(FILE *f, const char *dev)
+{
+	char line[256], key[64], sval[64], lbuf[80], buf[512], path[PATH_MAX];
+	unsigned long long v[BLOCK_STAT_FIELDS], val;
+	int i, n = 0;
+
+	while (fgets(line, sizeof(line), f))
+		if (parse_stat_line(line, key, sizeof(key), &val, sval, sizeof(sval)) == 1)
+			out_u64(key, sess_label(key, lbuf, sizeof(lbuf)), val);
+	if (!*dev)
+		return;
+	snprintf(path, sizeof(path), "/sys/block/%s", dev);
+	if (!read_attr(path, "stat", buf, sizeof(buf)))
+		n = parse_block_stat(buf, v, BLOCK_STAT_FIELDS);
+	for (i = 0; i < n; i++)
+		out_u64(block_stat_keys[i], block_stat_labels[i], v[i]);
+}
+
+int cmd_stats(int argc, char **argv)
+{
+	char name[256], dir[PATH_MAX], path[PATH_MAX], dev[64], state[64];
+	struct stats_opts o = { 0 };
+	static struct lat_table lat;
+	FILE *f;
+	int ret;
+
+	ret = stats_parse(argc, argv, &o);
+	if (ret >= 0)
+		return ret;
 	if (geteuid() != 0) {
 		err("stats: not root (the counters are in debugfs, readable by root only)");
 		return EXIT_FAIL;
@@ -590,51 +646,24 @@ int cmd_stats(int argc, char **argv)
 		dev[0] = '\0';
 	if (read_attr(dir, "state", state, sizeof(state)))
 		state[0] = '\0';
-
-	ret = ensure_debugfs();
-	if (ret) {
-		err("stats: cannot read %s: %s (is debugfs available?)", RBDI_DEBUGFS,
-		    strerror(-ret));
-		return EXIT_FAIL;
-	}
-	snprintf(path, sizeof(path), "%s/%s/stats", RBDI_DEBUGFS, name);
-	f = fopen(path, "re");
-	if (!f) {
-		err("stats: cannot read %s: %s%s", path, strerror(errno),
-		    errno == ENOENT ? " (session not enabled)" : "");
-		return EXIT_FAIL;
-	}
+	ret = stats_open(name, &f);
+	if (ret)
+		return ret;
 	/* The histogram is read, then reset, before anything is printed. */
 	snprintf(path, sizeof(path), "%s/%s/latency", RBDI_DEBUGFS, name);
-	if ((latency && load_latency(path, &lat)) || (reset && reset_latency(path))) {
+	if ((o.latency && load_latency(path, &lat)) ||
+	    (o.reset && reset_latency(path))) {
 		fclose(f);
 		return EXIT_FAIL;
-	}
-	if (*dev) {
-		snprintf(path, sizeof(path), "/sys/block/%s", dev);
-		if (!read_attr(path, "stat", buf, sizeof(buf))) {
-			n = parse_block_stat(buf, v, BLOCK_STAT_FIELDS);
-			have_block = n > 0;
-		}
 	}
 
 	out_init(opt_json ? OUT_JSON : OUT_TEXT);
 	out_str("device", "Device:", dev);
 	out_str("session", "Session:", name);
 	out_str("state", "State:", state);
-	while (fgets(line, sizeof(line), f)) {
-		ret = parse_stat_line(line, key, sizeof(key), &val, sval, sizeof(sval));
-		if (ret == 1)
-			out_u64(key, sess_label(key, lbuf, sizeof(lbuf)), val);
-	}
+	stats_print(f, dev);
 	fclose(f);
-	if (have_block) {
-		int i;
-
-		for (i = 0; i < n; i++)
-			out_u64(block_stat_keys[i], block_stat_labels[i], v[i]);
-	}
-	if (latency)
+	if (o.latency)
 		print_latency(&lat);
 	return out_finish() ? EXIT_FAIL : EXIT_OK;
 }

@@ -15,9 +15,11 @@
 #                      read128k write128k read1m
 #   BENCH_TRANSPORTS   local rbd rnbd nvme srp iser iscsi nbd; also rbdx:
 #                      rbd with the session attributes BENCH_RBDX_ATTRS
-#                      ("imm_read_size=0 ...") and the module parameters
-#                      BENCH_RBDX_PARAMS ("rbdt.complete_inline=0 ..."),
-#                      for an A/B in one boot
+#                      ("imm_read_size=0 ..."), the target's TPG
+#                      attributes BENCH_RBDX_TPG ("data_pool_kb=0
+#                      ...") and the module parameters BENCH_RBDX_PARAMS
+#                      ("rbdt.complete_inline=0 ..."), for an A/B in one
+#                      boot
 #   BENCH_PERFTEST     perftest runs, TEST:SIZE (empty: none)
 #   BENCH_BACKEND      the RAM disk every transport exports: nullb
 #                      (memory-backed null_blk, 1 MiB transfers; default)
@@ -42,7 +44,7 @@ RUN=${RBD_RESULTS:-$REPO/results/bench-$(date +%Y%m%d-%H%M%S)}
 mkdir -p "$RUN/single"
 # The guest reads its settings from the run's shared directory.
 {
-	for v in BENCH_REPS BENCH_RUNTIME BENCH_RAMP BENCH_JOBS BENCH_TRANSPORTS BENCH_PERFTEST BENCH_PERF BENCH_PERF_MODE BENCH_RBDX_ATTRS BENCH_RBDX_PARAMS BENCH_BACKEND; do
+	for v in BENCH_REPS BENCH_RUNTIME BENCH_RAMP BENCH_JOBS BENCH_TRANSPORTS BENCH_PERFTEST BENCH_PERF BENCH_PERF_MODE BENCH_RBDX_ATTRS BENCH_RBDX_TPG BENCH_RBDX_PARAMS BENCH_BACKEND; do
 		[ -n "${!v+x}" ] && printf "%s='%s'\n" "$v" "${!v}"
 	done
 } > "$RUN/single/bench.conf"

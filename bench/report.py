@@ -37,7 +37,7 @@ def read_meta(raw):
             for line in f:
                 k, _, v = line.strip().partition(" ")
                 if k in ("kernel", "cpus", "jobs", "transports", "fio", "rbdx_attrs", "rbdx_params",
-                         "clocksource", "topology", "backend", "backend_max_hw_sectors_kb"):
+                         "rbdx_tpg_attrs", "clocksource", "topology", "backend", "backend_max_hw_sectors_kb"):
                     meta[k] = v
                 elif k == "reps":
                     # reps N runtime N ramp N
@@ -399,8 +399,10 @@ def table(data):
     out.append("backend: %s (max_hw_sectors_kb %s)" % (meta.get("backend", "brd /dev/ram0"),
                                                       meta.get("backend_max_hw_sectors_kb", "127")))
     if "rbdx" in data["transports"]:
-        out.append("rbd attrs: rbd with the session attributes '%s' and the module parameters '%s'"
-                   % (meta.get("rbdx_attrs", ""), meta.get("rbdx_params", "")))
+        out.append("rbd attrs: rbd with the session attributes '%s', the TPG attributes '%s' "
+                   "and the module parameters '%s'"
+                   % (meta.get("rbdx_attrs", ""), meta.get("rbdx_tpg_attrs", ""),
+                      meta.get("rbdx_params", "")))
     out.append("figures: mean over repetitions; +-N% is the spread (max-min)/mean; "
                "lat = total latency (submission + completion)")
     out.append("cpu/io: fio's usr+sys per I/O, us; sys/io: whole-guest busy CPU per I/O, us "

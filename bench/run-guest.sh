@@ -32,7 +32,8 @@
 # reason; the bench goes on with the others. Settings come from CONF
 # (shell assignments, written by bench/bench.sh):
 #   BENCH_REPS, BENCH_RUNTIME, BENCH_RAMP, BENCH_JOBS, BENCH_TRANSPORTS,
-#   BENCH_PERFTEST, BENCH_RD_MIB, BENCH_BACKEND, BENCH_RBDX_ATTRS, BENCH_PERF (TRANSPORT:JOB pairs to
+#   BENCH_PERFTEST, BENCH_RD_MIB, BENCH_BACKEND, BENCH_RBDX_ATTRS,
+#   BENCH_RBDX_TPG, BENCH_RBDX_PARAMS, BENCH_PERF (TRANSPORT:JOB pairs to
 #   profile with "perf record -a -g" during the job)
 
 OUTDIR=$1
@@ -183,9 +184,11 @@ disconnect_rbd() {
 }
 
 # rbdx: rbd again with the session attributes of BENCH_RBDX_ATTRS
+# ("attr=value ..."), the TPG attributes of BENCH_RBDX_TPG
 # ("attr=value ...") and the module parameters of BENCH_RBDX_PARAMS
-# ("module.param=value ...", set before the login and restored after
-# the logout), to compare a setting with the defaults in one boot.
+# ("module.param=value ..."); the last two are set before the login and
+# restored after the logout, to compare a setting with the defaults in
+# one boot.
 setup_rbdx() { [ -d "$LIO/rbd/$IQN_RBD/tpgt_1" ] || setup_rbd; }
 RBDX_SAVED=$OUTDIR/rbdx-params.saved
 connect_rbdx() {
@@ -198,6 +201,12 @@ connect_rbdx() {
 		[ -w "$f" ] || { echo "no writable module parameter ${p%%=*}" >&2; return 1; }
 		echo "$f=$(cat "$f")" >> "$RBDX_SAVED"
 		echo "${p#*=}" > "$f" || { echo "module parameter ${p%%=*} refuses ${p#*=}" >&2; return 1; }
+	done
+	for p in ${BENCH_RBDX_TPG:-}; do
+		f=$LIO/rbd/$IQN_RBD/tpgt_1/attrib/${p%%=*}
+		[ -w "$f" ] || { echo "no TPG attribute ${p%%=*}" >&2; return 1; }
+		echo "$f=$(cat "$f")" >> "$RBDX_SAVED"
+		echo "${p#*=}" > "$f" || { echo "TPG attribute ${p%%=*} refuses ${p#*=}" >&2; return 1; }
 	done
 	RBD_ATTRS=${BENCH_RBDX_ATTRS:-} connect_rbd
 }
@@ -629,6 +638,7 @@ teardown() {
 	echo "transports $BENCH_TRANSPORTS"
 	echo "rbdx_attrs ${BENCH_RBDX_ATTRS:-}"
 	echo "rbdx_params ${BENCH_RBDX_PARAMS:-}"
+	echo "rbdx_tpg_attrs ${BENCH_RBDX_TPG:-}"
 	echo "fio $(fio --version)"
 	echo "clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)"
 	echo "backend $BACKEND_DESC"

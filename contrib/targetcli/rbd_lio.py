@@ -127,6 +127,12 @@ RBD_TPG_ATTRIBUTES = {
                               "address (1..4096)."),
     "max_sessions_per_acl": ("number", "Live sessions of one initiator "
                              "name (1..65535)."),
+    "data_pool_kb": ("number", "Free data pages each queue of a session "
+                     "keeps for its READs and WRITEs, in KiB (0..1048576; "
+                     "0: LIO allocates per command)."),
+    "max_write_fetches": ("number", "WRITEs of a queue that fetch their "
+                          "data at a time (-1: 1 on Soft-RoCE, no limit "
+                          "elsewhere; 0: no limit; up to 65535)."),
 }
 
 

@@ -76,6 +76,11 @@ struct rbdt_auth_cred {
  * @max_sessions_per_acl: Live sessions of one initiator (ACL) at a time.
  * @authentication: A LOGIN needs a connection authenticated for its names,
  *	and unauthenticated discovery does not list the TPG.
+ * @data_pool_kb: Free data pages each I/O queue of a session keeps for the
+ *	data buffers of its READs and WRITEs, in KiB (struct rbdt_pool).
+ * @max_write_fetches: WRITE commands of a queue that fetch their data at
+ *	a time; 0 for no limit, -1 for the device's default
+ *	(rbdt_fetch_limit()).
  *
  * Written by configfs stores with WRITE_ONCE() and read with READ_ONCE();
  * no lock, since each is a single independent value. The transport limits
@@ -95,6 +100,8 @@ struct rbdt_tpg_attrib {
 	u32 max_halfopen_per_host;
 	u32 max_sessions_per_acl;
 	bool authentication;
+	u32 data_pool_kb;
+	int max_write_fetches;
 };
 
 /**
@@ -433,12 +440,16 @@ struct rbdt_cq {
 	struct ib_wc wc[RBDT_CQ_BATCH];
 };
 
+/* tpgt_N/attrib/data_pool_kb: the default, and the most it takes. */
+#define RBDT_DATA_POOL_KB_DEFAULT	SZ_4K
+#define RBDT_DATA_POOL_KB_MAX		SZ_1M
+
 /**
  * struct rbdt_pool - data pages a queue keeps for its commands
  * @lock: Protects @nr and @pages.
  * @pages: Free pages, a stack of @max entries.
  * @nr: Pages on the stack.
- * @max: Its size: module parameter data_pool_kb when the queue was made.
+ * @max: Its size, from the session's data_pool_kb (0 on a queue 0).
  *
  * READs and WRITEs take their data buffer from here instead of LIO's
  * per-command allocation (pages that the kernel clears, with
@@ -707,6 +718,8 @@ struct rbdt_fault {
  * @lun: The LUN of the session.
  * @login: The LOGIN grants (a LOGIN_RSP in wire order).
  * @nr_queues: Granted I/O queues.
+ * @data_pool_kb: The TPG's data_pool_kb at login, for each I/O queue.
+ * @max_write_fetches: The TPG's max_write_fetches at login.
  * @lock: Protects @inflight, @logout and @logout_sent.
  * @inflight: Commands accepted and not yet answered.
  * @max_inflight: Highest @inflight seen.
@@ -734,6 +747,8 @@ struct rbdt_session {
 	u64 lun;
 	struct rbd_login_rsp login;
 	u16 nr_queues;
+	u32 data_pool_kb;
+	int max_write_fetches;
 	spinlock_t lock;	/* see above */
 	u32 inflight;
 	bool logout;
@@ -772,8 +787,6 @@ extern bool rbdt_complete_inline;
 extern bool rbdt_post_bh_disabled;
 extern unsigned int rbdt_post_bh_max_data;
 extern bool rbdt_cq_highpri;
-extern unsigned int rbdt_data_pool_kb;
-extern int rbdt_max_write_fetches;
 
 /**
  * rbdt_post_begin() - enter a section that posts work requests on a queue
@@ -925,7 +938,7 @@ ssize_t rbdt_nacl_info(struct se_node_acl *se_nacl, char *page);
 struct rbdt_queue *rbdt_queue_new(struct rdma_cm_id *cm_id,
 				  const struct rbd_cm_req *req,
 				  struct rbdt_session *sess);
-int rbdt_queue_start_ib(struct rbdt_queue *q);
+int rbdt_queue_start_ib(struct rbdt_queue *q, u32 pool_kb);
 void rbdt_queue_drain_unused(struct rbdt_queue *q);
 void rbdt_queue_destroy(struct rbdt_queue *q);
 void __rbdt_queue_error(struct rbdt_queue *q);
@@ -964,7 +977,7 @@ void rbdt_session_debugfs_add(struct rbdt_session *sess);
 void rbdt_handle_discover(struct rbdt_queue *q, struct rbdt_recv *r, u32 len);
 
 /* rbdt_cmd.c */
-int rbdt_pool_init(struct rbdt_pool *pool);
+int rbdt_pool_init(struct rbdt_pool *pool, u32 kb);
 void rbdt_pool_destroy(struct rbdt_pool *pool);
 void rbdt_handle_cmd(struct rbdt_queue *q, struct rbdt_recv *r, u32 len);
 void rbdt_pending_work(struct work_struct *work);
@@ -988,7 +1001,7 @@ int rbdt_queue_data_in(struct se_cmd *se_cmd);
 int rbdt_queue_status(struct se_cmd *se_cmd);
 
 /* rbdt_rw.c */
-u16 rbdt_fetch_limit(struct ib_device *dev);
+u16 rbdt_fetch_limit(struct ib_device *dev, int setting);
 int rbdt_rw_init(struct rbdt_cmd *cmd, enum dma_data_direction dir);
 void rbdt_rw_destroy(struct rbdt_cmd *cmd);
 bool rbdt_sq_reserve(struct rbdt_cmd *cmd, int n);

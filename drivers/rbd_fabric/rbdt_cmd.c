@@ -169,16 +169,16 @@ static u32 rbdt_inline_sgl(const struct rbdt_cmd *cmd)
 /**
  * rbdt_pool_init() - set up the data page pool of a new queue
  * @pool: The pool, zeroed.
+ * @kb: Its size in KiB.
  *
  * The pool starts empty; rbdt_data_attach() fills it on demand.
  *
  * Return: 0 or -ENOMEM.
  */
-int rbdt_pool_init(struct rbdt_pool *pool)
+int rbdt_pool_init(struct rbdt_pool *pool, u32 kb)
 {
 	spin_lock_init(&pool->lock);
-	pool->max = DIV_ROUND_UP(READ_ONCE(rbdt_data_pool_kb),
-				 PAGE_SIZE / SZ_1K);
+	pool->max = DIV_ROUND_UP(kb, PAGE_SIZE / SZ_1K);
 	if (!pool->max)
 		return 0;
 	pool->pages = kvcalloc(pool->max, sizeof(*pool->pages), GFP_KERNEL);

@@ -166,6 +166,8 @@ struct se_portal_group *rbdt_make_tpg(struct se_wwn *wwn, const char *name)
 		.max_halfopen			= 64,
 		.max_halfopen_per_host		= 16,
 		.max_sessions_per_acl		= 256,
+		.data_pool_kb			= RBDT_DATA_POOL_KB_DEFAULT,
+		.max_write_fetches		= -1,
 	};
 
 	/*
@@ -553,6 +555,33 @@ RBDT_TPG_ATTRIB_U32(max_sessions_per_acl, 1, 65535, 0);
 CONFIGFS_ATTR(rbdt_tpg_attrib_, max_sessions_per_acl);
 RBDT_TPG_ATTRIB_BOOL(authentication);
 CONFIGFS_ATTR(rbdt_tpg_attrib_, authentication);
+RBDT_TPG_ATTRIB_U32(data_pool_kb, 0, RBDT_DATA_POOL_KB_MAX, 0);
+CONFIGFS_ATTR(rbdt_tpg_attrib_, data_pool_kb);
+
+/* max_write_fetches: -1 (the device's default), 0 (no limit) or a limit. */
+static ssize_t rbdt_tpg_attrib_max_write_fetches_show(struct config_item *item,
+						      char *page)
+{
+	return sysfs_emit(page, "%d\n",
+			  READ_ONCE(attrib_to_rbdt_tpg(item)->attrib.max_write_fetches));
+}
+
+static ssize_t rbdt_tpg_attrib_max_write_fetches_store(struct config_item *item,
+						       const char *page,
+						       size_t count)
+{
+	struct rbdt_tpg *tpg = attrib_to_rbdt_tpg(item);
+	int val;
+
+	if (kstrtoint(page, 10, &val) || val < -1 || val > U16_MAX) {
+		rbdt_tpg_err(tpg, "attrib/max_write_fetches: invalid value '%*pE' (allowed: -1..%u)\n",
+			     rbdt_quote_len(page), page, U16_MAX);
+		return -EINVAL;
+	}
+	WRITE_ONCE(tpg->attrib.max_write_fetches, val);
+	return count;
+}
+CONFIGFS_ATTR(rbdt_tpg_attrib_, max_write_fetches);
 
 /*
  * auth/ of ACLs and TPGs, and discovery_auth/: LIO's (and iSCSI's) names.
@@ -720,5 +749,7 @@ struct configfs_attribute *rbdt_tpg_attrib_attrs[] = {
 	&rbdt_tpg_attrib_attr_max_halfopen_per_host,
 	&rbdt_tpg_attrib_attr_max_sessions_per_acl,
 	&rbdt_tpg_attrib_attr_authentication,
+	&rbdt_tpg_attrib_attr_data_pool_kb,
+	&rbdt_tpg_attrib_attr_max_write_fetches,
 	NULL,
 };

@@ -292,7 +292,6 @@ static void rbdt_queue_accept(struct rbdt_queue *q,
 	param.initiator_depth = min_t(u8, cp->initiator_depth,
 				      cm_id->device->attrs.max_qp_init_rd_atom);
 	q->ord = param.initiator_depth;
-	q->fetch_max = rbdt_fetch_limit(cm_id->device);
 	param.responder_resources = 0;
 	param.rnr_retry_count = 7;
 	param.flow_control = 1;
@@ -357,7 +356,7 @@ int rbdt_connect_request(struct rdma_cm_id *cm_id, struct rdma_cm_event *event)
 		kfree(q);
 		goto out_put_sess;
 	}
-	if (rbdt_queue_start_ib(q))
+	if (rbdt_queue_start_ib(q, sess ? sess->data_pool_kb : 0))
 		goto out_destroy;
 	reason = rbdt_queue_add(q, sess);
 	if (reason) {

@@ -230,6 +230,8 @@ static void rbdt_login_grant(struct rbdt_queue *q, struct rbdt_session *sess,
 		     req->hdr.tag);
 	rbd_login_grant(&sess->login, req, &allow);
 	sess->nr_queues = le16_to_cpu(sess->login.nr_queues);
+	sess->data_pool_kb = READ_ONCE(tpg->attrib.data_pool_kb);
+	sess->max_write_fetches = READ_ONCE(tpg->attrib.max_write_fetches);
 }
 
 /*

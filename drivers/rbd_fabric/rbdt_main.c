@@ -183,54 +183,6 @@ module_param_named(post_bh_max_data, rbdt_post_bh_max_data, uint, 0644);
 MODULE_PARM_DESC(post_bh_max_data,
 		 "Post a response behind RDMA WRITEs of more data than this (bytes) without disabling bottom halves, so that a software provider moves the data outside rbdt's CQ worker (default 32768)");
 
-/* See rbdt_fetch_limit(); read when a queue connects. */
-int rbdt_max_write_fetches = -1;
-
-static int rbdt_max_write_fetches_set(const char *val,
-				      const struct kernel_param *kp)
-{
-	int v, ret;
-
-	ret = kstrtoint(val, 0, &v);
-	if (ret)
-		return ret;
-	if (v < -1 || v > U16_MAX)
-		return -EINVAL;
-	*(int *)kp->arg = v;
-	return 0;
-}
-
-static const struct kernel_param_ops rbdt_max_write_fetches_ops = {
-	.set	= rbdt_max_write_fetches_set,
-	.get	= param_get_int,
-};
-
-module_param_cb(max_write_fetches, &rbdt_max_write_fetches_ops,
-		&rbdt_max_write_fetches, 0644);
-MODULE_PARM_DESC(max_write_fetches,
-		 "WRITE commands whose data (RDMA READ) a queue fetches at a time, the others wait in turn; 0: no limit; -1: 1 on Soft-RoCE (rxe), no limit on other devices; up to 65535; applies to queues connected afterwards (default -1)");
-
-/* See struct rbdt_pool; read when a queue is created. */
-#define RBDT_DATA_POOL_KB_MAX	SZ_1M
-
-unsigned int rbdt_data_pool_kb = SZ_4K;
-
-static int rbdt_data_pool_kb_set(const char *val,
-				 const struct kernel_param *kp)
-{
-	return param_set_uint_minmax(val, kp, 0, RBDT_DATA_POOL_KB_MAX);
-}
-
-static const struct kernel_param_ops rbdt_data_pool_kb_ops = {
-	.set	= rbdt_data_pool_kb_set,
-	.get	= param_get_uint,
-};
-
-module_param_cb(data_pool_kb, &rbdt_data_pool_kb_ops, &rbdt_data_pool_kb,
-		0644);
-MODULE_PARM_DESC(data_pool_kb,
-		 "Free data pages each queue keeps for the data buffers of its READs and WRITEs, in KiB (0 to 1048576; 0: LIO allocates a buffer per command); applies to queues connected afterwards (default 4096)");
-
 static int __init rbdt_init(void)
 {
 	int ret;

@@ -283,7 +283,7 @@ static int rbdt_recv_alloc_paged(struct rbdt_queue *q, struct rbdt_recv *r,
 }
 
 static int rbdt_queue_alloc_bufs(struct rbdt_queue *q, u32 imm_read,
-				 u16 max_desc)
+				 u16 max_desc, u32 pool_kb)
 {
 	struct ib_device *ib_dev = q->dev->ib_dev;
 	u32 i, inline_pages = 0;
@@ -358,7 +358,7 @@ static int rbdt_queue_alloc_bufs(struct rbdt_queue *q, u32 imm_read,
 		cmd->send_wr.num_sge = 1;
 		cmd->send_wr.send_flags = IB_SEND_SIGNALED;
 	}
-	return rbdt_pool_init(&q->pool);
+	return rbdt_pool_init(&q->pool, pool_kb);
 }
 
 /*
@@ -526,6 +526,8 @@ struct rbdt_queue *rbdt_queue_new(struct rdma_cm_id *cm_id,
 		q->recv_size = max_t(u32, RBD_CTRL_CAPSULE_MAX,
 				     rbd_cmd_capsule_max(q->lim.inline_write_size,
 							 q->lim.max_desc));
+		q->fetch_max = rbdt_fetch_limit(cm_id->device,
+						sess->max_write_fetches);
 	}
 	return q;
 }
@@ -542,12 +544,16 @@ void rbdt_queue_drain_unused(struct rbdt_queue *q)
 	ib_drain_qp(q->qp);
 }
 
-/* Buffers, CQ and QP of a new queue, its receives posted. */
-int rbdt_queue_start_ib(struct rbdt_queue *q)
+/*
+ * Buffers (a data pool of @pool_kb), CQ and QP of a new queue, its
+ * receives posted.
+ */
+int rbdt_queue_start_ib(struct rbdt_queue *q, u32 pool_kb)
 {
 	int ret;
 
-	if (rbdt_queue_alloc_bufs(q, q->lim.imm_read_size, q->lim.max_desc)) {
+	if (rbdt_queue_alloc_bufs(q, q->lim.imm_read_size, q->lim.max_desc,
+				  pool_kb)) {
 		pr_err_ratelimited("qid %u %pISpc: out of memory for buffers\n",
 				   q->qid, &q->peer);
 		return -ENOMEM;

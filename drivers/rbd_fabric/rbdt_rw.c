@@ -140,6 +140,7 @@ void rbdt_sq_release(struct rbdt_cmd *cmd)
 /**
  * rbdt_fetch_limit() - WRITE commands a queue on @dev fetches data for at once
  * @dev: The queue's RDMA device.
+ * @setting: The TPG attribute max_write_fetches (-1 for the default).
  *
  * Soft-RoCE's responder takes the requests that reach a QP strictly one
  * after the other, and answers an RDMA READ in full before it looks at
@@ -159,15 +160,12 @@ void rbdt_sq_release(struct rbdt_cmd *cmd)
  * stall check (rbdt_fetch_stall_work()) starts the next one early, and
  * with it the retry (tests/rbdi/022, 2 % loss).
  *
- * Return: The module parameter max_write_fetches; for -1, 1 on rxe and 0
- * (no limit) on any other device.
+ * Return: @setting; for -1, 1 on rxe and 0 (no limit) on any other device.
  */
-u16 rbdt_fetch_limit(struct ib_device *dev)
+u16 rbdt_fetch_limit(struct ib_device *dev, int setting)
 {
-	int v = READ_ONCE(rbdt_max_write_fetches);
-
-	if (v >= 0)
-		return v;
+	if (setting >= 0)
+		return setting;
 	return dev->ops.driver_id == RDMA_DRIVER_RXE ? 1 : 0;
 }
 

@@ -97,6 +97,10 @@ enum rbdi_sess_state {
  * @fast_io_fail_tmo: Seconds after a connection loss before held I/O is
  *	failed while reconnects go on, or -1 to hold I/O until
  *	ctrl_loss_tmo.
+ * @bare_reads: 1 to offer %RBD_FEAT_BARE_READ at login: the target may
+ *	answer an immediate read that ended well with its data alone.
+ * @rsp_batches: 1 to offer %RBD_FEAT_RSP_BATCH: the target may answer
+ *	several commands of a queue in one SEND.
  *
  * Defaults and ranges are listed in rbdi_configfs.c.
  */
@@ -117,6 +121,8 @@ struct rbdi_sess_opts {
 	u32 reconnect_delay;
 	s32 ctrl_loss_tmo;
 	s32 fast_io_fail_tmo;
+	u32 bare_reads;
+	u32 rsp_batches;
 };
 
 /* rbdi_configfs.c handles every string attribute as RBDI_STR_SIZE bytes. */
@@ -644,8 +650,6 @@ extern struct workqueue_struct *rbdi_wq;
 extern bool rbdi_rxe_reg_fence;
 extern bool rbdi_post_bh_disabled;
 extern bool rbdi_poll_post_bh_disabled;
-extern bool rbdi_bare_reads;
-extern bool rbdi_rsp_batches;
 
 /* rbdi_session.c */
 struct rbdi_session *rbdi_sess_create(const char *name);

@@ -33,6 +33,8 @@
  *   reconnect_delay   10             1..3600 (seconds)
  *   ctrl_loss_tmo     600            -1 (forever) or 0..31536000 (seconds)
  *   fast_io_fail_tmo  -1             -1 (off) or 0..31536000 (seconds)
+ *   bare_reads        1              0 or 1: offer bare read responses
+ *   rsp_batches       1              0 or 1: offer response batches
  *   enable            0              0 or 1
  *   state             read-only: offline, connecting, live, reconnecting,
  *                     deleting
@@ -245,6 +247,10 @@ RBDI_SESS_INT_ATTR(s32, ctrl_loss_tmo, 0, RBDI_TMO_MAX, 0, true);
 CONFIGFS_ATTR(rbdi_sess_, ctrl_loss_tmo);
 RBDI_SESS_INT_ATTR(s32, fast_io_fail_tmo, 0, RBDI_TMO_MAX, 0, true);
 CONFIGFS_ATTR(rbdi_sess_, fast_io_fail_tmo);
+RBDI_SESS_INT_ATTR(u32, bare_reads, 0, 1, 0, false);
+CONFIGFS_ATTR(rbdi_sess_, bare_reads);
+RBDI_SESS_INT_ATTR(u32, rsp_batches, 0, 1, 0, false);
+CONFIGFS_ATTR(rbdi_sess_, rsp_batches);
 
 /* lun spans all of u64, beyond what the signed parser above can hold. */
 static ssize_t rbdi_sess_lun_show(struct config_item *item, char *page)
@@ -654,6 +660,8 @@ static struct configfs_attribute *rbdi_sess_attrs[] = {
 	&rbdi_sess_attr_reconnect_delay,
 	&rbdi_sess_attr_ctrl_loss_tmo,
 	&rbdi_sess_attr_fast_io_fail_tmo,
+	&rbdi_sess_attr_bare_reads,
+	&rbdi_sess_attr_rsp_batches,
 	&rbdi_sess_attr_enable,
 	&rbdi_sess_attr_state,
 	&rbdi_sess_attr_device,

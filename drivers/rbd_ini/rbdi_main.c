@@ -47,18 +47,6 @@ module_param_named(poll_post_bh_disabled, rbdi_poll_post_bh_disabled, bool, 0644
 MODULE_PARM_DESC(poll_post_bh_disabled,
 		 "Post commands of poll queues with bottom halves disabled, whatever post_bh_disabled says: the submitter, which will poll for the completion, runs a software RDMA provider's send processing itself (default Y)");
 
-/* Read when a session connects queue 0; see rbdi_queue_init(). */
-bool rbdi_bare_reads = true;
-module_param_named(bare_reads, rbdi_bare_reads, bool, 0644);
-MODULE_PARM_DESC(bare_reads,
-		 "Offer the target to answer immediate reads that end well with the data alone, in a SEND with immediate data (default Y)");
-
-/* Read when a session connects queue 0; see rbdi_queue_init(). */
-bool rbdi_rsp_batches = true;
-module_param_named(rsp_batches, rbdi_rsp_batches, bool, 0644);
-MODULE_PARM_DESC(rsp_batches,
-		 "Offer the target to answer several commands of a queue in one SEND, a response batch (default Y)");
-
 static int __init rbdi_init(void)
 {
 	int ret;

@@ -649,9 +649,9 @@ static void rbdi_queue_init(struct rbdi_session *sess, u16 qid)
 		q->rbuf_size = RBD_CTRL_CAPSULE_MAX;
 		if (!sess->offer)
 			sess->offer = RBDI_FEATURES |
-				(READ_ONCE(rbdi_bare_reads) ?
+				(sess->opts.bare_reads ?
 				 RBD_FEAT_BARE_READ : 0) |
-				(READ_ONCE(rbdi_rsp_batches) ?
+				(sess->opts.rsp_batches ?
 				 RBD_FEAT_RSP_BATCH : 0);
 		q->cm_req.features = cpu_to_le64(sess->offer);
 		return;

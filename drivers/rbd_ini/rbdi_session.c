@@ -275,6 +275,8 @@ struct rbdi_session *rbdi_sess_create(const char *name)
 		.reconnect_delay	= 10,
 		.ctrl_loss_tmo		= 600,
 		.fast_io_fail_tmo	= -1,
+		.bare_reads		= 1,
+		.rsp_batches		= 1,
 	};
 
 	rbdi_debugfs_add(sess);

@@ -19,7 +19,8 @@
 #                      attributes BENCH_RBDX_TPG ("data_pool_kb=0
 #                      ...") and the module parameters BENCH_RBDX_PARAMS
 #                      ("rbdt.complete_inline=0 ..."), for an A/B in one
-#                      boot
+#                      boot; BENCH_RBDX_MODULES, a directory with another
+#                      build's rbdt.ko and rbdi.ko that rbdx runs instead
 #   BENCH_PERFTEST     perftest runs, TEST:SIZE (empty: none)
 #   BENCH_BACKEND      the RAM disk every transport exports: nullb
 #                      (memory-backed null_blk, 1 MiB transfers; default)
@@ -44,7 +45,7 @@ RUN=${RBD_RESULTS:-$REPO/results/bench-$(date +%Y%m%d-%H%M%S)}
 mkdir -p "$RUN/single"
 # The guest reads its settings from the run's shared directory.
 {
-	for v in BENCH_REPS BENCH_RUNTIME BENCH_RAMP BENCH_JOBS BENCH_TRANSPORTS BENCH_PERFTEST BENCH_PERF BENCH_PERF_MODE BENCH_RBDX_ATTRS BENCH_RBDX_TPG BENCH_RBDX_PARAMS BENCH_BACKEND; do
+	for v in BENCH_REPS BENCH_RUNTIME BENCH_RAMP BENCH_JOBS BENCH_TRANSPORTS BENCH_PERFTEST BENCH_PERF BENCH_PERF_MODE BENCH_RBDX_ATTRS BENCH_RBDX_TPG BENCH_RBDX_PARAMS BENCH_RBDX_MODULES BENCH_BACKEND; do
 		[ -n "${!v+x}" ] && printf "%s='%s'\n" "$v" "${!v}"
 	done
 } > "$RUN/single/bench.conf"

@@ -33,8 +33,9 @@
 # (shell assignments, written by bench/bench.sh):
 #   BENCH_REPS, BENCH_RUNTIME, BENCH_RAMP, BENCH_JOBS, BENCH_TRANSPORTS,
 #   BENCH_PERFTEST, BENCH_RD_MIB, BENCH_BACKEND, BENCH_RBDX_ATTRS,
-#   BENCH_RBDX_TPG, BENCH_RBDX_PARAMS, BENCH_PERF (TRANSPORT:JOB pairs to
-#   profile with "perf record -a -g" during the job)
+#   BENCH_RBDX_TPG, BENCH_RBDX_PARAMS, BENCH_RBDX_MODULES, BENCH_PERF
+#   (TRANSPORT:JOB pairs to profile with "perf record -a -g" during the
+#   job)
 
 OUTDIR=$1
 CONF=${2:-}
@@ -188,11 +189,34 @@ disconnect_rbd() {
 # ("attr=value ...") and the module parameters of BENCH_RBDX_PARAMS
 # ("module.param=value ..."); the last two are set before the login and
 # restored after the logout, to compare a setting with the defaults in
-# one boot.
+# one boot. With BENCH_RBDX_MODULES (a directory holding another build's
+# rbdt.ko and rbdi.ko, searched three levels down), rbdx runs those
+# modules instead, loaded for its turn and replaced by the usual ones
+# after it: two builds compared in one boot.
 setup_rbdx() { [ -d "$LIO/rbd/$IQN_RBD/tpgt_1" ] || setup_rbd; }
 RBDX_SAVED=$OUTDIR/rbdx-params.saved
+
+# rbd_reload [DIR]: the rbd target set up again on rbdt and rbdi from DIR,
+# or from the module tree without DIR.
+rbd_reload() {
+	local m
+	lio_clear_fabric rbd
+	modprobe -r rbdi rbdt || { echo "rbdt or rbdi does not unload" >&2; return 1; }
+	if [ -n "${1:-}" ]; then
+		for m in rbdt rbdi; do
+			insmod "$(find "$1" -maxdepth 3 -name "$m.ko" | head -n1)" ||
+				{ echo "$m.ko of $1 does not load" >&2; return 1; }
+		done
+		log "rbdx: rbdt $(modinfo -F srcversion "$(find "$1" -maxdepth 3 -name rbdt.ko | head -n1)") from $1"
+	fi
+	setup_rbd >&2
+}
+
 connect_rbdx() {
 	local p f
+	if [ -n "${BENCH_RBDX_MODULES:-}" ]; then
+		rbd_reload "$BENCH_RBDX_MODULES" || return 1
+	fi
 	modprobe -a rbdt rbdi || { echo "rbdt or rbdi does not load" >&2; return 1; }
 	: > "$RBDX_SAVED"
 	for p in ${BENCH_RBDX_PARAMS:-}; do
@@ -218,6 +242,9 @@ disconnect_rbdx() {
 		echo "${p#*=}" > "${p%%=*}"
 	done < "$RBDX_SAVED"
 	rm -f "$RBDX_SAVED"
+	if [ -n "${BENCH_RBDX_MODULES:-}" ]; then
+		rbd_reload
+	fi
 }
 
 # RNBD: rnbd-server / rnbd-client (built by scripts/build-rnbd.sh).
@@ -639,6 +666,7 @@ teardown() {
 	echo "rbdx_attrs ${BENCH_RBDX_ATTRS:-}"
 	echo "rbdx_params ${BENCH_RBDX_PARAMS:-}"
 	echo "rbdx_tpg_attrs ${BENCH_RBDX_TPG:-}"
+	echo "rbdx_modules ${BENCH_RBDX_MODULES:-}"
 	echo "fio $(fio --version)"
 	echo "clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)"
 	echo "backend $BACKEND_DESC"

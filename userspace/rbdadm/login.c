@@ -437,6 +437,8 @@ void usage_login(void)
 	     "  -m, --max-io SIZE           largest I/O, e.g. 1M (default 1M)\n"
 	     "      --inline SIZE           largest inline write (default 4K)\n"
 	     "      --imm-read SIZE         largest immediate read (default 4K)\n"
+	     "      --bare-reads 0|1        offer bare read responses (default 1)\n"
+	     "      --rsp-batches 0|1       offer response batches (default 1)\n"
 	     "      --io-timeout SEC        request timeout (default 30)\n"
 	     "      --reconnect-delay SEC   between reconnect attempts (default 10)\n"
 	     "      --ctrl-loss-tmo SEC     give up reconnecting after (default 600, -1 never)\n"
@@ -469,7 +471,7 @@ struct login_req {
 };
 
 enum { O_INLINE = 256, O_IMM, O_IOTMO, O_RDELAY, O_LOSS, O_FAST, O_PERSIST,
-       O_POLL, O_AUSER, O_ASECRET, O_AMUSER, O_AMSECRET };
+       O_POLL, O_AUSER, O_ASECRET, O_AMUSER, O_AMSECRET, O_BARE, O_BATCH };
 
 static const struct option login_opts[] = {
 	{ "address", required_argument, NULL, 'a' },
@@ -484,6 +486,8 @@ static const struct option login_opts[] = {
 	{ "max-io", required_argument, NULL, 'm' },
 	{ "inline", required_argument, NULL, O_INLINE },
 	{ "imm-read", required_argument, NULL, O_IMM },
+	{ "bare-reads", required_argument, NULL, O_BARE },
+	{ "rsp-batches", required_argument, NULL, O_BATCH },
 	{ "io-timeout", required_argument, NULL, O_IOTMO },
 	{ "reconnect-delay", required_argument, NULL, O_RDELAY },
 	{ "ctrl-loss-tmo", required_argument, NULL, O_LOSS },
@@ -511,6 +515,8 @@ static const struct {
 	{ 'm', "max_io_size", "--max-io", true },
 	{ O_INLINE, "inline_data_size", "--inline", true },
 	{ O_IMM, "imm_read_size", "--imm-read", true },
+	{ O_BARE, "bare_reads", "--bare-reads", false },
+	{ O_BATCH, "rsp_batches", "--rsp-batches", false },
 	{ O_IOTMO, "io_timeout", "--io-timeout", false },
 	{ O_RDELAY, "reconnect_delay", "--reconnect-delay", false },
 	{ O_LOSS, "ctrl_loss_tmo", "--ctrl-loss-tmo", false },

@@ -49,6 +49,8 @@ static const struct show_field asked_fields[] = {
 	{ "max_io_size",      "max_io",           "  Max I/O:",          F_INT },
 	{ "inline_data_size", "inline",           "  Inline data:",      F_INT },
 	{ "imm_read_size",    "imm_read",         "  Imm. read:",        F_INT },
+	{ "bare_reads",       "bare_reads",       "  Bare reads:",       F_INT },
+	{ "rsp_batches",      "rsp_batches",      "  Response batches:", F_INT },
 	{ "io_timeout",       "io_timeout",       "  I/O timeout:",      F_INT },
 	{ "reconnect_delay",  "reconnect_delay",  "  Reconnect delay:",  F_INT },
 	{ "ctrl_loss_tmo",    "ctrl_loss_tmo",    "  Ctrl loss tmo:",    F_INT },

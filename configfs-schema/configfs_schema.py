@@ -7,10 +7,11 @@ configfs_schema.py validate
     the rules a schema cannot say (unique names, min <= default <= max,
     and every value an attribute ties to a C macro in "constants" equal
     to that macro in rbd_proto.h or rbd_limits.h, which the drivers use).
-configfs_schema.py compare TREE_ID LISTING
+configfs_schema.py compare TREE_ID LISTING [RELEASE]
     Compare a live configfs tree with the description, both ways:
     every live entry must be described, and every described entry must
-    exist live. LISTING has one line per entry below the tree's path:
+    exist live, as on kernel RELEASE (default: the running one; an
+    entry with "since_kernel" exists from that version on). LISTING has one line per entry below the tree's path:
     "D <path>", "L <path>" or "F <mode> <path>" (tests/schema/001 makes
     it with find). Placeholder groups (<target>, ...) must have at least
     one live instance.
@@ -113,8 +114,21 @@ def cmd_validate():
     return 1 if errors else 0
 
 
-def match(entries, name):
+def kernel_version(release):
+    """(major, minor) of a kernel release string such as 6.12.118+deb12."""
+    m = re.match(r"(\d+)\.(\d+)", release)
+    return (int(m.group(1)), int(m.group(2))) if m else (0, 0)
+
+
+def exists_on(entry, kernel):
+    """Whether a described entry exists on a kernel (major, minor)."""
+    since = entry.get("since_kernel")
+    return since is None or kernel >= kernel_version(since)
+
+
+def match(entries, name, kernel=(999, 0)):
     """The described entry that a live name stands for, or None."""
+    entries = [e for e in entries if exists_on(e, kernel)]
     for e in entries:
         if "name_pattern" not in e and e["name"] == name:
             return e
@@ -124,7 +138,8 @@ def match(entries, name):
     return None
 
 
-def cmd_compare(tree_id, listing):
+def cmd_compare(tree_id, listing, release=None):
+    kernel = kernel_version(release or os.uname().release)
     data = load()
     trees = [t for t in data["trees"] if t["id"] == tree_id]
     if not trees:
@@ -158,11 +173,11 @@ def cmd_compare(tree_id, listing):
         if group is None:
             continue  # below an undescribed directory: reported there
         if kind == "D":
-            entry = match(group["groups"], name)
+            entry = match(group["groups"], name, kernel)
         elif kind == "L":
-            entry = match(group.get("links", []), name)
+            entry = match(group.get("links", []), name, kernel)
         else:
-            entry = match(group["attributes"], name)
+            entry = match(group["attributes"], name, kernel)
         if entry is None:
             what = {"D": "directory", "L": "symlink", "F": "attribute"}[kind]
             problems.append(f"undocumented {what}: {path}")
@@ -175,7 +190,7 @@ def cmd_compare(tree_id, listing):
 
     def missing(group, path):
         for a in group["attributes"]:
-            if id(a) not in seen:
+            if id(a) not in seen and exists_on(a, kernel):
                 problems.append(f"described but missing attribute: {path}/{a['name']}")
         for lk in group.get("links", []):
             if id(lk) not in seen:
@@ -252,6 +267,8 @@ def cmd_rst(out):
                     rng += f" ({a['unit']})" if rng else a["unit"]
                 default = rst_value(a["default"]) if "default" in a else ""
                 desc = a["description"]
+                if "since_kernel" in a:
+                    desc += f" (Linux {a['since_kernel']} and later.)"
                 if a.get("provided_by", group.get("provided_by")) == "target_core_mod":
                     desc += " [LIO core]"
                 w(f"   * - ``{a['name']}``\n     - {a['type']}\n     - {a['mode']}\n"
@@ -283,8 +300,8 @@ def cmd_check_rst(path):
 def main(argv):
     if len(argv) == 2 and argv[1] == "validate":
         return cmd_validate()
-    if len(argv) == 4 and argv[1] == "compare":
-        return cmd_compare(argv[2], argv[3])
+    if len(argv) in (4, 5) and argv[1] == "compare":
+        return cmd_compare(argv[2], argv[3], argv[4] if len(argv) == 5 else None)
     if len(argv) == 2 and argv[1] == "rst":
         return cmd_rst(sys.stdout)
     if len(argv) == 3 and argv[1] == "check-rst":

@@ -270,10 +270,10 @@ struct rbdt_rw {
  * @busy: The descriptor is in use, until the response completed and LIO
  *	released the command. Protected by @q->lock.
  * @pending: A new capsule for the slot arrived while the descriptor was
- *	still busy; @pending_recv and @pending_len hold it until then.
+ *	still busy; @pending_recv and @pending_check hold it until then.
  * @start_pending: @pending_work is to start the pending capsule.
  * @pending_recv: See @pending.
- * @pending_len: See @pending.
+ * @pending_check: rbd_check_cmd()'s outcome for it, see @pending.
  * @lio: @se_cmd was initialised; LIO owns the end of the command.
  * @aborted: An extra reference was taken to send TASK ABORTED.
  * @recv: Receive buffer of the capsule, held until the response is posted.
@@ -346,7 +346,7 @@ struct rbdt_cmd {
 	bool pending;
 	bool start_pending;
 	struct rbdt_recv *pending_recv;
-	u32 pending_len;
+	enum rbd_check pending_check;
 	bool lio;
 	bool aborted;
 	struct rbdt_recv *recv;
@@ -489,6 +489,9 @@ struct rbdt_pool {
  * @sq_rdma_total: Send queue slots for RDMA work requests in all.
  * @ord: RDMA READs the connection may have in flight (initiator depth).
  * @reads_inflight: RDMA READs posted and not completed.
+ * @inflight: Commands received and not yet answered (rbdt_logout.c).
+ * @max_inflight: Highest @inflight seen; written without a lock.
+ * @pool_kb: Size of the data pool, from the TPG at login; set at connect.
  * @fetch_max: WRITE commands that may fetch their data at a time, 0 for
  *	no limit (rbdt_fetch_limit()); set at connect.
  * @fetches: Commands fetching their data now, while @fetch_max is set.
@@ -566,6 +569,9 @@ struct rbdt_queue {
 	u32 sq_rdma_total;
 	u8 ord;
 	atomic_t reads_inflight;
+	atomic_t inflight;
+	u32 max_inflight;
+	u32 pool_kb;
 	u16 fetch_max;
 	u16 fetches;
 	struct rbdt_cmd *fetch_wait_first;
@@ -627,8 +633,8 @@ static inline struct rbdt_queue *cq_to_q(struct ib_wc *wc)
 	return wc->qp->qp_context;
 }
 
-/**
- * struct rbdt_stats - per-session counters (debugfs)
+/*
+ * enum rbdt_stat - the counters of a session (debugfs), in the order shown:
  * @reqs_started: Commands received.
  * @reqs_completed: Responses posted.
  * @immd_writes: Inline writes.
@@ -650,7 +656,6 @@ static inline struct rbdt_queue *cq_to_q(struct ib_wc *wc)
  *	command's (rbdt_fetch_limit()).
  * @fetch_stalls: Waiting WRITEs started early because no fetch of their
  *	queue ended for a while (rbdt_fetch_stall_work()).
- * @max_outstanding_reqs: Highest number of commands outstanding.
  * @data_pooled: Commands whose data buffer came from the queue's pool.
  * @data_pool_new: Pages allocated for them because the pool had too few.
  * @data_pool_busy: Pages not taken back into the pool because someone
@@ -659,32 +664,43 @@ static inline struct rbdt_queue *cq_to_q(struct ib_wc *wc)
  * @bytes_out: Bytes read by the initiator.
  * @errors: Refused capsules and failed transfers.
  * @tmfs: Task management requests received.
+ *
+ * Each CPU counts in its own copy (&rbdt_session.stats), without atomics;
+ * a reader sums the copies (rbdt_debugfs.c). The names are
+ * rbdt_stat_names[], the enumerators the same in upper case.
  */
-struct rbdt_stats {
-	atomic64_t reqs_started;
-	atomic64_t reqs_completed;
-	atomic64_t immd_writes;
-	atomic64_t immd_writes_nocopy;
-	atomic64_t immd_reads;
-	atomic64_t bare_reads;
-	atomic64_t rsp_batches;
-	atomic64_t rsps_batched;
-	atomic64_t compl_here;
-	atomic64_t slot_waits;
-	atomic64_t posts_bh_disabled;
-	atomic64_t stall_sq_full;
-	atomic64_t stall_ordq_full;
-	atomic64_t fetch_waits;
-	atomic64_t fetch_stalls;
-	atomic64_t max_outstanding_reqs;
-	atomic64_t data_pooled;
-	atomic64_t data_pool_new;
-	atomic64_t data_pool_busy;
-	atomic64_t bytes_in;
-	atomic64_t bytes_out;
-	atomic64_t errors;
-	atomic64_t tmfs;
+enum rbdt_stat {
+	RBDT_STAT_REQS_STARTED,
+	RBDT_STAT_REQS_COMPLETED,
+	RBDT_STAT_IMMD_WRITES,
+	RBDT_STAT_IMMD_WRITES_NOCOPY,
+	RBDT_STAT_IMMD_READS,
+	RBDT_STAT_BARE_READS,
+	RBDT_STAT_RSP_BATCHES,
+	RBDT_STAT_RSPS_BATCHED,
+	RBDT_STAT_COMPL_HERE,
+	RBDT_STAT_SLOT_WAITS,
+	RBDT_STAT_POSTS_BH_DISABLED,
+	RBDT_STAT_STALL_SQ_FULL,
+	RBDT_STAT_STALL_ORDQ_FULL,
+	RBDT_STAT_FETCH_WAITS,
+	RBDT_STAT_FETCH_STALLS,
+	RBDT_STAT_DATA_POOLED,
+	RBDT_STAT_DATA_POOL_NEW,
+	RBDT_STAT_DATA_POOL_BUSY,
+	RBDT_STAT_BYTES_IN,
+	RBDT_STAT_BYTES_OUT,
+	RBDT_STAT_ERRORS,
+	RBDT_STAT_TMFS,
+	RBDT_NR_STATS
 };
+
+/* struct rbdt_stats - one CPU's share of a session's counters */
+struct rbdt_stats {
+	u64 v[RBDT_NR_STATS];
+};
+
+extern const char * const rbdt_stat_names[RBDT_NR_STATS];
 
 /**
  * enum rbdt_sess_state - life of a session
@@ -720,19 +736,17 @@ struct rbdt_fault {
  * @nr_queues: Granted I/O queues.
  * @data_pool_kb: The TPG's data_pool_kb at login, for each I/O queue.
  * @max_write_fetches: The TPG's max_write_fetches at login.
- * @lock: Protects @inflight, @logout and @logout_sent.
- * @inflight: Commands accepted and not yet answered.
- * @max_inflight: Highest @inflight seen.
- * @logout: LOGOUT received: new commands get BUSY.
+ * @lock: Protects @logout and @logout_sent.
+ * @logout: LOGOUT received: new commands get BUSY. Set under @lock, read
+ *	without it by the command path (rbdt_logout.c).
  * @logout_sent: LOGOUT_RSP posted.
  * @logout_tag: Tag of the LOGOUT.
- * @logout_work: Sends LOGOUT_RSP once @inflight dropped to 0.
  * @release_work: Tears the session down.
  * @released: Completed once the session is removed from LIO.
  * @entry: Entry in the global session list.
  * @tpg_entry: Entry in @tpg->sess_list.
  * @debugfs: Directory in debugfs.
- * @stats: Counters.
+ * @stats: Counters, one copy per CPU.
  * @fault: Test-only fault injection (rbdt_fault.c), in test builds only.
  */
 struct rbdt_session {
@@ -750,21 +764,31 @@ struct rbdt_session {
 	u32 data_pool_kb;
 	int max_write_fetches;
 	spinlock_t lock;	/* see above */
-	u32 inflight;
 	bool logout;
 	bool logout_sent;
 	u64 logout_tag;
-	struct work_struct logout_work;
 	struct work_struct release_work;
 	struct completion released;
 	struct list_head entry;
 	struct list_head tpg_entry;
 	struct dentry *debugfs;
-	struct rbdt_stats stats;
+	struct rbdt_stats __percpu *stats;
 #if IS_ENABLED(CONFIG_RBD_FAULT_INJECTION)
 	struct rbdt_fault fault;
 #endif
 };
+
+/* Count @n events of counter @i of @sess on this CPU. */
+static inline void rbdt_stat_add(struct rbdt_session *sess,
+				 enum rbdt_stat i, u64 n)
+{
+	this_cpu_add(sess->stats->v[i], n);
+}
+
+static inline void rbdt_stat_inc(struct rbdt_session *sess, enum rbdt_stat i)
+{
+	this_cpu_inc(sess->stats->v[i]);
+}
 
 /**
  * struct rbdt_refusals - connections and logins refused by a cap (debugfs)
@@ -820,7 +844,7 @@ static inline bool rbdt_post_begin(struct rbdt_queue *q)
 
 	if (bh) {
 		local_bh_disable();
-		atomic64_inc(&q->sess->stats.posts_bh_disabled);
+		rbdt_stat_inc(q->sess, RBDT_STAT_POSTS_BH_DISABLED);
 	}
 	return bh;
 }
@@ -938,7 +962,7 @@ ssize_t rbdt_nacl_info(struct se_node_acl *se_nacl, char *page);
 struct rbdt_queue *rbdt_queue_new(struct rdma_cm_id *cm_id,
 				  const struct rbd_cm_req *req,
 				  struct rbdt_session *sess);
-int rbdt_queue_start_ib(struct rbdt_queue *q, u32 pool_kb);
+int rbdt_queue_start_ib(struct rbdt_queue *q);
 void rbdt_queue_drain_unused(struct rbdt_queue *q);
 void rbdt_queue_destroy(struct rbdt_queue *q);
 void __rbdt_queue_error(struct rbdt_queue *q);
@@ -957,7 +981,8 @@ void rbdt_login_work(struct work_struct *work);
 
 /* rbdt_logout.c */
 void rbdt_handle_logout(struct rbdt_queue *q, struct rbdt_recv *r, u64 tag);
-void rbdt_session_cmd_done(struct rbdt_session *sess);
+void rbdt_session_cmd_done(struct rbdt_queue *q);
+u32 rbdt_session_inflight(struct rbdt_session *sess);
 
 /* rbdt_keepalive.c */
 void rbdt_handle_nop(struct rbdt_queue *q, struct rbdt_recv *r, u32 slot);

@@ -70,7 +70,7 @@ void rbdt_complete_here(struct rbdt_cmd *cmd)
 		return;
 	if (!cancel_work(&se_cmd->work))
 		return;
-	atomic64_inc(&cmd->q->sess->stats.compl_here);
+	rbdt_stat_inc(cmd->q->sess, RBDT_STAT_COMPL_HERE);
 	se_cmd->work.func(&se_cmd->work);
 }
 
@@ -102,7 +102,7 @@ void rbdt_cmd_put_desc(struct rbdt_cmd *cmd)
  */
 static void rbdt_refuse_cmd(struct rbdt_cmd *cmd, enum rbd_check c, u64 lun)
 {
-	atomic64_inc(&cmd->q->sess->stats.errors);
+	rbdt_stat_inc(cmd->q->sess, RBDT_STAT_ERRORS);
 	if (c == RBD_CHECK_OK) {
 		rbdt_cmd_err(cmd, "refused command: LUN %llu is not the session's\n",
 			     lun);
@@ -232,7 +232,7 @@ static void rbdt_data_put(struct rbdt_cmd *cmd, u32 n)
 	}
 	spin_unlock_irqrestore(&pool->lock, flags);
 	if (busy)
-		atomic64_add(busy, &cmd->q->sess->stats.data_pool_busy);
+		rbdt_stat_add(cmd->q->sess, RBDT_STAT_DATA_POOL_BUSY, busy);
 	sg_free_table_chained(&cmd->data_sgt, RBDT_DATA_SG);
 }
 
@@ -281,7 +281,8 @@ static void rbdt_data_attach(struct rbdt_cmd *cmd)
 					    PAGE_SIZE), 0);
 	}
 	if (i > pooled)
-		atomic64_add(i - pooled, &cmd->q->sess->stats.data_pool_new);
+		rbdt_stat_add(cmd->q->sess, RBDT_STAT_DATA_POOL_NEW,
+			      i - pooled);
 	if (i < n) {
 		/* Into the pool: the next command will want them. */
 		rbdt_data_put(cmd, i);
@@ -292,14 +293,13 @@ static void rbdt_data_attach(struct rbdt_cmd *cmd)
 	se_cmd->t_data_nents = n;
 	se_cmd->se_cmd_flags |= SCF_PASSTHROUGH_SG_TO_MEM_NOALLOC;
 	cmd->data_pooled = true;
-	atomic64_inc(&cmd->q->sess->stats.data_pooled);
+	rbdt_stat_inc(cmd->q->sess, RBDT_STAT_DATA_POOLED);
 }
 
 /* Reset @cmd for the capsule in @r, and count it in its session. */
 static void rbdt_cmd_begin(struct rbdt_cmd *cmd, struct rbdt_recv *r)
 {
-	struct rbdt_session *sess = cmd->q->sess;
-	unsigned long flags;
+	struct rbdt_queue *q = cmd->q;
 	u32 n;
 
 	cmd->recv = r;
@@ -311,13 +311,11 @@ static void rbdt_cmd_begin(struct rbdt_cmd *cmd, struct rbdt_recv *r)
 	cmd->data_pooled = false;
 	cmd->nr_rw = 0;
 	cmd->rdma_wrs = 0;
-	atomic64_inc(&sess->stats.reqs_started);
+	rbdt_stat_inc(q->sess, RBDT_STAT_REQS_STARTED);
 
-	spin_lock_irqsave(&sess->lock, flags);
-	n = ++sess->inflight;
-	spin_unlock_irqrestore(&sess->lock, flags);
-	if (n > atomic64_read(&sess->stats.max_outstanding_reqs))
-		atomic64_set(&sess->stats.max_outstanding_reqs, n);
+	n = atomic_inc_return(&q->inflight);
+	if (n > READ_ONCE(q->max_inflight))
+		WRITE_ONCE(q->max_inflight, n);
 }
 
 /* The DMA direction of a capsule's data direction. */
@@ -333,18 +331,20 @@ static enum dma_data_direction rbdt_dma_dir(u8 dir)
 	}
 }
 
-/* Start a capsule whose slot is claimed and whose descriptor is ours. */
-static void rbdt_start_cmd(struct rbdt_cmd *cmd, struct rbdt_recv *r, u32 len)
+/*
+ * Start a capsule whose slot is claimed and whose descriptor is ours; @c
+ * is what rbd_check_cmd() found in it (rbdt_handle_cmd()).
+ */
+static void rbdt_start_cmd(struct rbdt_cmd *cmd, struct rbdt_recv *r,
+			   enum rbd_check c)
 {
 	const struct rbd_cmd *req = r->buf;
 	struct rbdt_queue *q = cmd->q;
 	struct rbdt_session *sess = q->sess;
 	struct se_cmd *se_cmd = &cmd->se_cmd;
-	enum rbd_check c;
 	u32 nents;
 
 	rbdt_cmd_begin(cmd, r);
-	c = rbd_check_cmd(r->buf, len, &q->lim);
 	if (c || le64_to_cpu(req->lun) != sess->lun) {
 		rbdt_refuse_cmd(cmd, c, le64_to_cpu(req->lun));
 		return;
@@ -410,7 +410,7 @@ void rbdt_handle_cmd(struct rbdt_queue *q, struct rbdt_recv *r, u32 len)
 		pr_err_ratelimited("session %016llx %pISpc qid %u: refused command capsule: %s; disconnecting\n",
 				   q->sess->handle, &q->peer, q->qid,
 				   rbd_check_str(c));
-		atomic64_inc(&q->sess->stats.errors);
+		rbdt_stat_inc(q->sess, RBDT_STAT_ERRORS);
 		rbdt_queue_error(q);
 		return;
 	}
@@ -426,7 +426,7 @@ void rbdt_handle_cmd(struct rbdt_queue *q, struct rbdt_recv *r, u32 len)
 		if (cmd->busy) {
 			cmd->pending = true;
 			cmd->pending_recv = r;
-			cmd->pending_len = len;
+			cmd->pending_check = c;
 			wait = true;
 		} else {
 			cmd->busy = true;
@@ -437,16 +437,16 @@ void rbdt_handle_cmd(struct rbdt_queue *q, struct rbdt_recv *r, u32 len)
 	if (reused) {
 		pr_err_ratelimited("session %016llx %pISpc qid %u tag %#llx: reused tag of an outstanding command; disconnecting\n",
 				   q->sess->handle, &q->peer, q->qid, tag);
-		atomic64_inc(&q->sess->stats.errors);
+		rbdt_stat_inc(q->sess, RBDT_STAT_ERRORS);
 		rbdt_queue_error(q);
 		return;
 	}
 	if (wait) {
-		atomic64_inc(&q->sess->stats.slot_waits);
+		rbdt_stat_inc(q->sess, RBDT_STAT_SLOT_WAITS);
 		return;
 	}
 	cmd->tag = tag;
-	rbdt_start_cmd(cmd, r, len);
+	rbdt_start_cmd(cmd, r, c);
 	rbdt_complete_here(cmd);
 }
 
@@ -470,19 +470,19 @@ void rbdt_pending_work(struct work_struct *work)
 	for (i = 0; i < q->depth; i++) {
 		struct rbdt_cmd *cmd = &q->cmds[i];
 		struct rbdt_recv *r;
+		enum rbd_check c;
 		bool start;
-		u32 len;
 
 		spin_lock_irqsave(&q->lock, flags);
 		start = cmd->start_pending && !q->dying;
 		cmd->start_pending = false;
 		r = cmd->pending_recv;
-		len = cmd->pending_len;
+		c = cmd->pending_check;
 		spin_unlock_irqrestore(&q->lock, flags);
 		if (!start)
 			continue;
 		cmd->tag = le64_to_cpu(((struct rbd_hdr *)r->buf)->tag);
-		rbdt_start_cmd(cmd, r, len);
+		rbdt_start_cmd(cmd, r, c);
 	}
 }
 

@@ -356,7 +356,7 @@ int rbdt_connect_request(struct rdma_cm_id *cm_id, struct rdma_cm_event *event)
 		kfree(q);
 		goto out_put_sess;
 	}
-	if (rbdt_queue_start_ib(q, sess ? sess->data_pool_kb : 0))
+	if (rbdt_queue_start_ib(q))
 		goto out_destroy;
 	reason = rbdt_queue_add(q, sess);
 	if (reason) {

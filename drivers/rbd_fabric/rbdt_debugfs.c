@@ -56,11 +56,54 @@ void rbdt_conn_debugfs_init(void)
 			    &rbdt_conn_stats_fops);
 }
 
-/* The CQ counters of @sess's queues: waits summed, batch maxima. */
-static void rbdt_stats_show_cqs(struct seq_file *m, struct rbdt_session *sess)
+const char * const rbdt_stat_names[RBDT_NR_STATS] = {
+	[RBDT_STAT_REQS_STARTED] = "reqs_started",
+	[RBDT_STAT_REQS_COMPLETED] = "reqs_completed",
+	[RBDT_STAT_IMMD_WRITES] = "immd_writes",
+	[RBDT_STAT_IMMD_WRITES_NOCOPY] = "immd_writes_nocopy",
+	[RBDT_STAT_IMMD_READS] = "immd_reads",
+	[RBDT_STAT_BARE_READS] = "bare_reads",
+	[RBDT_STAT_RSP_BATCHES] = "rsp_batches",
+	[RBDT_STAT_RSPS_BATCHED] = "rsps_batched",
+	[RBDT_STAT_COMPL_HERE] = "compl_here",
+	[RBDT_STAT_SLOT_WAITS] = "slot_waits",
+	[RBDT_STAT_POSTS_BH_DISABLED] = "posts_bh_disabled",
+	[RBDT_STAT_STALL_SQ_FULL] = "stall_sq_full",
+	[RBDT_STAT_STALL_ORDQ_FULL] = "stall_ordq_full",
+	[RBDT_STAT_FETCH_WAITS] = "fetch_waits",
+	[RBDT_STAT_FETCH_STALLS] = "fetch_stalls",
+	[RBDT_STAT_DATA_POOLED] = "data_pooled",
+	[RBDT_STAT_DATA_POOL_NEW] = "data_pool_new",
+	[RBDT_STAT_DATA_POOL_BUSY] = "data_pool_busy",
+	[RBDT_STAT_BYTES_IN] = "bytes_in",
+	[RBDT_STAT_BYTES_OUT] = "bytes_out",
+	[RBDT_STAT_ERRORS] = "errors",
+	[RBDT_STAT_TMFS] = "tmfs",
+};
+
+/* The counters of @sess: each CPU's copy summed into @sum. */
+static void rbdt_stats_sum(struct rbdt_session *sess, struct rbdt_stats *sum)
 {
+	int cpu, i;
+
+	memset(sum, 0, sizeof(*sum));
+	for_each_possible_cpu(cpu) {
+		const struct rbdt_stats *c = per_cpu_ptr(sess->stats, cpu);
+
+		for (i = 0; i < RBDT_NR_STATS; i++)
+			sum->v[i] += READ_ONCE(c->v[i]);
+	}
+}
+
+/*
+ * The queue counters of @sess: CQ waits summed; CQ batch and commands in
+ * flight as the highest of any queue.
+ */
+static void rbdt_stats_show_queues(struct seq_file *m,
+				   struct rbdt_session *sess)
+{
+	u32 max_polled = 0, max_inflight = 0;
 	unsigned long flags;
-	u32 max_polled = 0;
 	u64 waits = 0;
 	int i;
 
@@ -72,8 +115,10 @@ static void rbdt_stats_show_cqs(struct seq_file *m, struct rbdt_session *sess)
 			continue;
 		waits += READ_ONCE(q->cq.waits);
 		max_polled = max(max_polled, READ_ONCE(q->cq.max_polled));
+		max_inflight = max(max_inflight, READ_ONCE(q->max_inflight));
 	}
 	spin_unlock_irqrestore(&rbdt_sess_lock, flags);
+	seq_printf(m, "max_outstanding_reqs: %u\n", max_inflight);
 	seq_printf(m, "cq_waits: %llu\n", waits);
 	seq_printf(m, "max_cq_polled: %u\n", max_polled);
 }
@@ -81,42 +126,14 @@ static void rbdt_stats_show_cqs(struct seq_file *m, struct rbdt_session *sess)
 static int rbdt_stats_show(struct seq_file *m, void *v)
 {
 	struct rbdt_session *sess = m->private;
-	struct rbdt_stats *st = &sess->stats;
+	struct rbdt_stats st;
+	int i;
 
+	rbdt_stats_sum(sess, &st);
 	seq_printf(m, "session: %s\n", sess->name);
-	seq_printf(m, "reqs_started: %lld\n", atomic64_read(&st->reqs_started));
-	seq_printf(m, "reqs_completed: %lld\n",
-		   atomic64_read(&st->reqs_completed));
-	seq_printf(m, "immd_writes: %lld\n", atomic64_read(&st->immd_writes));
-	seq_printf(m, "immd_writes_nocopy: %lld\n",
-		   atomic64_read(&st->immd_writes_nocopy));
-	seq_printf(m, "immd_reads: %lld\n", atomic64_read(&st->immd_reads));
-	seq_printf(m, "bare_reads: %lld\n", atomic64_read(&st->bare_reads));
-	seq_printf(m, "rsp_batches: %lld\n", atomic64_read(&st->rsp_batches));
-	seq_printf(m, "rsps_batched: %lld\n",
-		   atomic64_read(&st->rsps_batched));
-	seq_printf(m, "compl_here: %lld\n", atomic64_read(&st->compl_here));
-	seq_printf(m, "slot_waits: %lld\n", atomic64_read(&st->slot_waits));
-	seq_printf(m, "posts_bh_disabled: %lld\n",
-		   atomic64_read(&st->posts_bh_disabled));
-	seq_printf(m, "stall_sq_full: %lld\n",
-		   atomic64_read(&st->stall_sq_full));
-	seq_printf(m, "stall_ordq_full: %lld\n",
-		   atomic64_read(&st->stall_ordq_full));
-	seq_printf(m, "fetch_waits: %lld\n", atomic64_read(&st->fetch_waits));
-	seq_printf(m, "fetch_stalls: %lld\n", atomic64_read(&st->fetch_stalls));
-	seq_printf(m, "max_outstanding_reqs: %lld\n",
-		   atomic64_read(&st->max_outstanding_reqs));
-	seq_printf(m, "data_pooled: %lld\n", atomic64_read(&st->data_pooled));
-	seq_printf(m, "data_pool_new: %lld\n",
-		   atomic64_read(&st->data_pool_new));
-	seq_printf(m, "data_pool_busy: %lld\n",
-		   atomic64_read(&st->data_pool_busy));
-	rbdt_stats_show_cqs(m, sess);
-	seq_printf(m, "bytes_in: %lld\n", atomic64_read(&st->bytes_in));
-	seq_printf(m, "bytes_out: %lld\n", atomic64_read(&st->bytes_out));
-	seq_printf(m, "errors: %lld\n", atomic64_read(&st->errors));
-	seq_printf(m, "tmfs: %lld\n", atomic64_read(&st->tmfs));
+	for (i = 0; i < RBDT_NR_STATS; i++)
+		seq_printf(m, "%s: %llu\n", rbdt_stat_names[i], st.v[i]);
+	rbdt_stats_show_queues(m, sess);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(rbdt_stats);

@@ -21,26 +21,60 @@ static void rbdt_send_logout_rsp(struct rbdt_session *sess)
 }
 
 /**
- * rbdt_session_cmd_done() - a command of the session has been answered
+ * rbdt_session_inflight() - commands of a session not yet answered
  * @sess: The session.
  *
- * Sends the pending LOGOUT_RSP after the last command.
- *
- * Context: Any.
+ * Context: Any; takes rbdt_sess_lock.
+ * Return: The sum of its queues' counts.
  */
-void rbdt_session_cmd_done(struct rbdt_session *sess)
+u32 rbdt_session_inflight(struct rbdt_session *sess)
+{
+	unsigned long flags;
+	u32 n = 0;
+	int i;
+
+	spin_lock_irqsave(&rbdt_sess_lock, flags);
+	for (i = 0; i <= sess->nr_queues; i++)
+		if (sess->queues[i])
+			n += atomic_read(&sess->queues[i]->inflight);
+	spin_unlock_irqrestore(&rbdt_sess_lock, flags);
+	return n;
+}
+
+/* Send the LOGOUT_RSP of @sess once, if no command is left in flight. */
+static void rbdt_logout_try(struct rbdt_session *sess)
 {
 	unsigned long flags;
 	bool send;
 
+	if (rbdt_session_inflight(sess))
+		return;
 	spin_lock_irqsave(&sess->lock, flags);
-	sess->inflight--;
-	send = sess->logout && !sess->logout_sent && !sess->inflight;
-	if (send)
-		sess->logout_sent = true;
+	send = !sess->logout_sent;
+	sess->logout_sent = true;
 	spin_unlock_irqrestore(&sess->lock, flags);
 	if (send)
 		rbdt_send_logout_rsp(sess);
+}
+
+/**
+ * rbdt_session_cmd_done() - a command of a queue has been answered
+ * @q: The queue of the command.
+ *
+ * The per-command path touches only @q's count. The last command of a
+ * queue looks whether a LOGOUT waits: the decrement and the look are
+ * ordered against rbdt_handle_logout()'s store and count (smp_mb() on
+ * both sides), so that one of the two sends the LOGOUT_RSP.
+ *
+ * Context: Any.
+ */
+void rbdt_session_cmd_done(struct rbdt_queue *q)
+{
+	/* atomic_dec_and_test() implies a full barrier. */
+	if (!atomic_dec_and_test(&q->inflight))
+		return;
+	if (READ_ONCE(q->sess->logout))
+		rbdt_logout_try(q->sess);
 }
 
 void rbdt_handle_logout(struct rbdt_queue *q, struct rbdt_recv *r,
@@ -48,18 +82,15 @@ void rbdt_handle_logout(struct rbdt_queue *q, struct rbdt_recv *r,
 {
 	struct rbdt_session *sess = q->sess;
 	unsigned long flags;
-	bool send;
 
 	rbdt_queue_post_recv(q, r);
 	pr_info("%s: session %016llx: logout from %pISpc\n", sess->tpg->name,
 		sess->handle, &q->peer);
 	spin_lock_irqsave(&sess->lock, flags);
-	sess->logout = true;
 	sess->logout_tag = tag;
-	send = !sess->logout_sent && !sess->inflight;
-	if (send)
-		sess->logout_sent = true;
+	WRITE_ONCE(sess->logout, true);
 	spin_unlock_irqrestore(&sess->lock, flags);
-	if (send)
-		rbdt_send_logout_rsp(sess);
+	/* Pairs with the barrier of rbdt_session_cmd_done()'s decrement. */
+	smp_mb();
+	rbdt_logout_try(sess);
 }

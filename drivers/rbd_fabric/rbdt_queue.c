@@ -282,8 +282,8 @@ static int rbdt_recv_alloc_paged(struct rbdt_queue *q, struct rbdt_recv *r,
 	return 0;
 }
 
-static int rbdt_queue_alloc_bufs(struct rbdt_queue *q, u32 imm_read,
-				 u16 max_desc, u32 pool_kb)
+/* Receive and command buffers of @q for its limits, and its data pool. */
+static int rbdt_queue_alloc_bufs(struct rbdt_queue *q)
 {
 	struct ib_device *ib_dev = q->dev->ib_dev;
 	u32 i, inline_pages = 0;
@@ -342,12 +342,13 @@ static int rbdt_queue_alloc_bufs(struct rbdt_queue *q, u32 imm_read,
 
 		cmd->q = q;
 		cmd->slot = i;
-		cmd->rsp_size = rbd_rsp_capsule_max(imm_read);
+		cmd->rsp_size = rbd_rsp_capsule_max(q->lim.imm_read_size);
 		cmd->rsp = rbdt_alloc_mapped(ib_dev, cmd->rsp_size,
 					     DMA_TO_DEVICE, &cmd->rsp_dma);
 		if (!cmd->rsp)
 			return -ENOMEM;
-		cmd->rw = kcalloc(max_desc, sizeof(*cmd->rw), GFP_KERNEL);
+		cmd->rw = kcalloc(q->lim.max_desc, sizeof(*cmd->rw),
+				  GFP_KERNEL);
 		if (!cmd->rw)
 			return -ENOMEM;
 		cmd->send_cqe.done = rbdt_cmd_send_done;
@@ -358,7 +359,7 @@ static int rbdt_queue_alloc_bufs(struct rbdt_queue *q, u32 imm_read,
 		cmd->send_wr.num_sge = 1;
 		cmd->send_wr.send_flags = IB_SEND_SIGNALED;
 	}
-	return rbdt_pool_init(&q->pool, pool_kb);
+	return rbdt_pool_init(&q->pool, q->pool_kb);
 }
 
 /*
@@ -528,6 +529,7 @@ struct rbdt_queue *rbdt_queue_new(struct rdma_cm_id *cm_id,
 							 q->lim.max_desc));
 		q->fetch_max = rbdt_fetch_limit(cm_id->device,
 						sess->max_write_fetches);
+		q->pool_kb = sess->data_pool_kb;
 	}
 	return q;
 }
@@ -544,16 +546,12 @@ void rbdt_queue_drain_unused(struct rbdt_queue *q)
 	ib_drain_qp(q->qp);
 }
 
-/*
- * Buffers (a data pool of @pool_kb), CQ and QP of a new queue, its
- * receives posted.
- */
-int rbdt_queue_start_ib(struct rbdt_queue *q, u32 pool_kb)
+/* Buffers, data pool, CQ and QP of a new queue, its receives posted. */
+int rbdt_queue_start_ib(struct rbdt_queue *q)
 {
 	int ret;
 
-	if (rbdt_queue_alloc_bufs(q, q->lim.imm_read_size, q->lim.max_desc,
-				  pool_kb)) {
+	if (rbdt_queue_alloc_bufs(q)) {
 		pr_err_ratelimited("qid %u %pISpc: out of memory for buffers\n",
 				   q->qid, &q->peer);
 		return -ENOMEM;

@@ -179,7 +179,7 @@ void rbdt_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 		pr_err_ratelimited("qid %u %pISpc: protocol violation: capsule of %u bytes with immediate data; disconnecting\n",
 				   q->qid, &q->peer, len);
 		if (q->sess)
-			atomic64_inc(&q->sess->stats.errors);
+			rbdt_stat_inc(q->sess, RBDT_STAT_ERRORS);
 		rbdt_queue_error(q);
 		return;
 	}
@@ -206,6 +206,6 @@ void rbdt_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 						 "short",
 			   len, c ? ": " : "", c ? rbd_check_str(c) : "");
 	if (q->sess)
-		atomic64_inc(&q->sess->stats.errors);
+		rbdt_stat_inc(q->sess, RBDT_STAT_ERRORS);
 	rbdt_queue_error(q);
 }

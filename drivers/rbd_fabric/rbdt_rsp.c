@@ -141,8 +141,8 @@ void rbdt_cmd_answered(struct rbdt_cmd *cmd)
 	spin_lock_irqsave(&q->lock, flags);
 	rbdt_cmd_settle(cmd);
 	spin_unlock_irqrestore(&q->lock, flags);
-	atomic64_inc(&q->sess->stats.reqs_completed);
-	rbdt_session_cmd_done(q->sess);
+	rbdt_stat_inc(q->sess, RBDT_STAT_REQS_COMPLETED);
+	rbdt_session_cmd_done(q);
 }
 
 /* The response SEND of @cmd completed with @status. */
@@ -259,8 +259,8 @@ static struct rbdt_cmd *__rbdt_rsp_flush(struct rbdt_queue *q, int *err)
 		wr.num_sge = n;
 		ret = ib_post_send(q->qp, &wr, NULL);
 		if (!ret) {
-			atomic64_inc(&q->sess->stats.rsp_batches);
-			atomic64_add(n, &q->sess->stats.rsps_batched);
+			rbdt_stat_inc(q->sess, RBDT_STAT_RSP_BATCHES);
+			rbdt_stat_add(q->sess, RBDT_STAT_RSPS_BATCHED, n);
 		}
 	}
 	*err = ret;
@@ -367,8 +367,8 @@ int rbdt_post_rsp(struct rbdt_cmd *cmd, struct ib_send_wr *first)
 		rbdt_cmd_err(cmd, "posting the response failed (%d)\n", ret);
 		rbdt_queue_error(q);
 	}
-	atomic64_inc(&q->sess->stats.reqs_completed);
-	rbdt_session_cmd_done(q->sess);
+	rbdt_stat_inc(q->sess, RBDT_STAT_REQS_COMPLETED);
+	rbdt_session_cmd_done(q);
 	return ret;
 }
 
@@ -503,7 +503,7 @@ int rbdt_queue_data_in(struct se_cmd *se_cmd)
 		imm_len = min(se_cmd->data_length, q->lim.imm_read_size);
 		if (rbdt_bare_ok(cmd, imm_len)) {
 			rbdt_build_bare_rsp(cmd, imm_len);
-			atomic64_inc(&q->sess->stats.bare_reads);
+			rbdt_stat_inc(q->sess, RBDT_STAT_BARE_READS);
 		} else if (rbdt_sense_len(se_cmd)) {
 			sg_copy_to_buffer(se_cmd->t_data_sg,
 					  se_cmd->t_data_nents,
@@ -524,8 +524,8 @@ int rbdt_queue_data_in(struct se_cmd *se_cmd)
 							      DMA_TO_DEVICE);
 			}
 		}
-		atomic64_inc(&q->sess->stats.immd_reads);
-		atomic64_add(imm_len, &q->sess->stats.bytes_out);
+		rbdt_stat_inc(q->sess, RBDT_STAT_IMMD_READS);
+		rbdt_stat_add(q->sess, RBDT_STAT_BYTES_OUT, imm_len);
 		rbdt_post_lio_rsp(cmd, first);
 		return 0;
 	}
@@ -536,7 +536,7 @@ int rbdt_queue_data_in(struct se_cmd *se_cmd)
 	if (n < 0 || n > q->sq_rdma_total) {
 		rbdt_cmd_err(cmd, "cannot map the read data (%d)\n", n);
 		rbdt_rw_destroy(cmd);
-		atomic64_inc(&q->sess->stats.errors);
+		rbdt_stat_inc(q->sess, RBDT_STAT_ERRORS);
 		/* Status without data: the initiator sees CHECK CONDITION. */
 		rbdt_build_rsp(cmd, SAM_STAT_CHECK_CONDITION, NULL, 0, 0, 0, 0);
 		rbdt_post_lio_rsp(cmd, first);
@@ -550,7 +550,7 @@ int rbdt_queue_data_in(struct se_cmd *se_cmd)
 	for (i = cmd->nr_rw - 1; i >= 0; i--)
 		first = rdma_rw_ctx_wrs(&cmd->rw[i].ctx, q->qp, q->port_num,
 					NULL, first);
-	atomic64_add(se_cmd->data_length, &q->sess->stats.bytes_out);
+	rbdt_stat_add(q->sess, RBDT_STAT_BYTES_OUT, se_cmd->data_length);
 	rbdt_post_lio_rsp(cmd, first);
 	return 0;
 }

@@ -122,7 +122,7 @@ bool rbdt_sq_reserve(struct rbdt_cmd *cmd, int n)
 
 	if (atomic_sub_return(n, &q->sq_rdma_avail) < 0) {
 		atomic_add(n, &q->sq_rdma_avail);
-		atomic64_inc(&q->sess->stats.stall_sq_full);
+		rbdt_stat_inc(q->sess, RBDT_STAT_STALL_SQ_FULL);
 		return false;
 	}
 	cmd->rdma_wrs = n;
@@ -183,7 +183,7 @@ static void rbdt_reads_get(struct rbdt_cmd *cmd)
 		ops += cmd->rw[i].ctx.nr_ops;
 	cmd->read_ops = ops;
 	if (atomic_add_return(ops, &q->reads_inflight) > q->ord)
-		atomic64_inc(&q->sess->stats.stall_ordq_full);
+		rbdt_stat_inc(q->sess, RBDT_STAT_STALL_ORDQ_FULL);
 }
 
 static void rbdt_reads_put(struct rbdt_cmd *cmd)
@@ -238,7 +238,7 @@ static bool rbdt_fetch_start(struct rbdt_cmd *cmd)
 {
 	if (!rbdt_read_post(cmd))
 		return true;
-	atomic64_inc(&cmd->q->sess->stats.errors);
+	rbdt_stat_inc(cmd->q->sess, RBDT_STAT_ERRORS);
 	transport_generic_request_failure(&cmd->se_cmd,
 					  TCM_CHECK_CONDITION_ABORT_CMD);
 	return false;
@@ -317,7 +317,7 @@ void rbdt_fetch_stall_work(struct work_struct *work)
 
 	if (!cmd)
 		return;
-	atomic64_inc(&q->sess->stats.fetch_stalls);
+	rbdt_stat_inc(q->sess, RBDT_STAT_FETCH_STALLS);
 	if (!rbdt_fetch_start(cmd))
 		rbdt_fetch_next(q);
 }
@@ -339,14 +339,15 @@ static void rbdt_read_finish(struct rbdt_cmd *cmd, enum ib_wc_status status)
 		if (status != IB_WC_WR_FLUSH_ERR)
 			rbdt_cmd_err(cmd, "RDMA READ failed: %s\n",
 				     ib_wc_status_msg(status));
-		atomic64_inc(&cmd->q->sess->stats.errors);
+		rbdt_stat_inc(cmd->q->sess, RBDT_STAT_ERRORS);
 		rbdt_queue_error(cmd->q);
 		transport_generic_request_failure(&cmd->se_cmd,
 						  TCM_CHECK_CONDITION_ABORT_CMD);
 		rbdt_fetch_next(q);
 		return;
 	}
-	atomic64_add(cmd->se_cmd.data_length, &cmd->q->sess->stats.bytes_in);
+	rbdt_stat_add(cmd->q->sess, RBDT_STAT_BYTES_IN,
+		      cmd->se_cmd.data_length);
 	target_execute_cmd(&cmd->se_cmd);
 	rbdt_complete_here(cmd);
 	rbdt_fetch_next(q);
@@ -407,14 +408,14 @@ int rbdt_write_pending(struct se_cmd *se_cmd)
 	if (!cmd->nr_desc) {
 		/* Inline data; the validator checked its length. */
 		if (cmd->inline_zc)
-			atomic64_inc(&q->sess->stats.immd_writes_nocopy);
+			rbdt_stat_inc(q->sess, RBDT_STAT_IMMD_WRITES_NOCOPY);
 		else
 			sg_copy_from_buffer(se_cmd->t_data_sg,
 					    se_cmd->t_data_nents,
 					    (const void *)(cmd->req + 1),
 					    se_cmd->data_length);
-		atomic64_inc(&q->sess->stats.immd_writes);
-		atomic64_add(se_cmd->data_length, &q->sess->stats.bytes_in);
+		rbdt_stat_inc(q->sess, RBDT_STAT_IMMD_WRITES);
+		rbdt_stat_add(q->sess, RBDT_STAT_BYTES_IN, se_cmd->data_length);
 		target_execute_cmd(se_cmd);
 		return 0;
 	}
@@ -462,7 +463,7 @@ int rbdt_write_pending(struct se_cmd *se_cmd)
 		}
 		spin_unlock_irqrestore(&q->lock, flags);
 		if (wait) {
-			atomic64_inc(&q->sess->stats.fetch_waits);
+			rbdt_stat_inc(q->sess, RBDT_STAT_FETCH_WAITS);
 			return 0;
 		}
 	}

@@ -40,6 +40,7 @@ static void rbdt_session_free(struct kref *ref)
 	struct rbdt_session *sess = container_of(ref, struct rbdt_session,
 						 ref);
 
+	free_percpu(sess->stats);
 	kfree(sess);
 }
 
@@ -190,6 +191,11 @@ struct rbdt_session *rbdt_session_alloc(const struct rbd_login_req *req,
 	sess = kzalloc(sizeof(*sess), GFP_KERNEL);
 	if (!sess)
 		return NULL;
+	sess->stats = alloc_percpu(struct rbdt_stats);
+	if (!sess->stats) {
+		kfree(sess);
+		return NULL;
+	}
 	kref_init(&sess->ref);
 	spin_lock_init(&sess->lock);
 	INIT_WORK(&sess->release_work, rbdt_session_release_work);
@@ -288,8 +294,6 @@ ssize_t rbdt_nacl_info(struct se_node_acl *se_nacl, char *page)
 	struct rbdt_tpg *tpg = to_rbdt_tpg(se_nacl->se_tpg);
 	struct rbdt_session *sess;
 	ssize_t len = 0;
-	unsigned long flags;
-	u32 inflight;
 
 	mutex_lock(&tpg->lock);
 	list_for_each_entry(sess, &tpg->sess_list, tpg_entry) {
@@ -297,9 +301,6 @@ ssize_t rbdt_nacl_info(struct se_node_acl *se_nacl, char *page)
 
 		if (sess->se_sess->se_node_acl != se_nacl)
 			continue;
-		spin_lock_irqsave(&sess->lock, flags);
-		inflight = sess->inflight;
-		spin_unlock_irqrestore(&sess->lock, flags);
 		len += sysfs_emit_at(page, len,
 				     "session %016llx from %pISpc: LUN %llu, %u queues of depth %u, max_io %u, inline %u, imm %u, keep-alive %u ms, %u commands in flight%s\n",
 				     sess->handle, &sess->queues[0]->peer,
@@ -308,7 +309,8 @@ ssize_t rbdt_nacl_info(struct se_node_acl *se_nacl, char *page)
 				     le32_to_cpu(g->max_io_bytes),
 				     le32_to_cpu(g->inline_write_size),
 				     le32_to_cpu(g->imm_read_size),
-				     le32_to_cpu(g->keepalive_ms), inflight,
+				     le32_to_cpu(g->keepalive_ms),
+				     rbdt_session_inflight(sess),
 				     sess->state == RBDT_SESS_DYING ?
 				     " (closing)" : "");
 	}

@@ -134,7 +134,7 @@ void rbdt_handle_tmf(struct rbdt_queue *q, struct rbdt_recv *r,
 	tmr->tag = req->hdr.tag;
 	tmr->ref_tag = ref;
 	tmr->function = req->function;
-	atomic64_inc(&sess->stats.tmfs);
+	rbdt_stat_inc(sess, RBDT_STAT_TMFS);
 	if (target_submit_tmr(&tmr->se_cmd, sess->se_sess, tmr->sense, lun,
 			      NULL, tm_type, GFP_KERNEL, ref, 0)) {
 		/* The session is stopping. */

@@ -131,8 +131,8 @@ static_assert(sizeof_field(struct rbdi_sess_opts, src_addr) == RBDI_STR_SIZE);
 static_assert(sizeof_field(struct rbdi_sess_opts, target) == RBDI_STR_SIZE);
 static_assert(sizeof_field(struct rbdi_sess_opts, initiator) == RBDI_STR_SIZE);
 
-/**
- * struct rbdi_stats - counters of a session, shown in debugfs
+/*
+ * enum rbdi_stat - the counters of a session, shown in debugfs:
  * @reads: READ commands sent.
  * @writes: WRITE commands sent.
  * @flushes: SYNCHRONIZE CACHE commands sent.
@@ -156,31 +156,43 @@ static_assert(sizeof_field(struct rbdi_sess_opts, initiator) == RBDI_STR_SIZE);
  * @reconnects: Successful reconnects.
  * @discards: UNMAP commands sent (discard requests).
  * @write_zeroes: WRITE SAME(16) commands sent (write-zeroes requests).
+ *
+ * Each CPU counts in its own copy (&rbdi_session.stats), without atomics;
+ * a reader sums the copies (rbdi_debugfs.c). The names are
+ * rbdi_stat_names[], the enumerators the same in upper case.
  */
-struct rbdi_stats {
-	atomic64_t reads;
-	atomic64_t writes;
-	atomic64_t flushes;
-	atomic64_t discards;
-	atomic64_t write_zeroes;
-	atomic64_t passthrough;
-	atomic64_t inline_writes;
-	atomic64_t inline_gathered;
-	atomic64_t imm_reads;
-	atomic64_t bare_reads;
-	atomic64_t rsp_batches;
-	atomic64_t rsps_batched;
-	atomic64_t mr_maps;
-	atomic64_t reg_fences;
-	atomic64_t remote_invs;
-	atomic64_t local_invs;
-	atomic64_t errors;
-	atomic64_t retries;
-	atomic64_t aborts;
-	atomic64_t polled;
-	atomic64_t conn_losses;
-	atomic64_t reconnects;
+enum rbdi_stat {
+	RBDI_STAT_READS,
+	RBDI_STAT_WRITES,
+	RBDI_STAT_FLUSHES,
+	RBDI_STAT_DISCARDS,
+	RBDI_STAT_WRITE_ZEROES,
+	RBDI_STAT_PASSTHROUGH,
+	RBDI_STAT_INLINE_WRITES,
+	RBDI_STAT_INLINE_GATHERED,
+	RBDI_STAT_IMM_READS,
+	RBDI_STAT_BARE_READS,
+	RBDI_STAT_RSP_BATCHES,
+	RBDI_STAT_RSPS_BATCHED,
+	RBDI_STAT_MR_MAPS,
+	RBDI_STAT_REG_FENCES,
+	RBDI_STAT_REMOTE_INVS,
+	RBDI_STAT_LOCAL_INVS,
+	RBDI_STAT_ERRORS,
+	RBDI_STAT_RETRIES,
+	RBDI_STAT_ABORTS,
+	RBDI_STAT_POLLED,
+	RBDI_STAT_CONN_LOSSES,
+	RBDI_STAT_RECONNECTS,
+	RBDI_NR_STATS
 };
+
+/* struct rbdi_stats - one CPU's share of a session's counters */
+struct rbdi_stats {
+	u64 v[RBDI_NR_STATS];
+};
+
+extern const char * const rbdi_stat_names[RBDI_NR_STATS];
 
 /*
  * Latency histogram buckets: <1 us, then [2^(i-1), 2^i) us for i = 1..20,
@@ -346,7 +358,7 @@ struct rbdi_fault {
  * @ws_unmap: Write zeroes may set UNMAP in WRITE SAME(16) (TPWS and
  *	LBPRZ).
  * @debugfs: /sys/kernel/debug/rbdi/<name>/.
- * @stats: Counters.
+ * @stats: Counters, one copy per CPU.
  * @lat: Completion latency histogram (debugfs latency), per CPU.
  * @rescan_work: Reads the capacity again after a UNIT ATTENTION
  *	CAPACITY DATA HAS CHANGED; runs on rbdi_wq.
@@ -439,7 +451,7 @@ struct rbdi_session {
 	struct rbdi_lun_info lun_info;
 	bool ws_unmap;
 	struct dentry *debugfs;
-	struct rbdi_stats stats;
+	struct rbdi_stats __percpu *stats;
 	struct rbdi_lat __percpu *lat;
 	struct work_struct rescan_work;
 	struct mutex rescan_mutex;	/* serialises rescans */
@@ -448,6 +460,18 @@ struct rbdi_session {
 	struct rbdi_fault fault;
 #endif
 };
+
+/* Count @n events of counter @i of @sess on this CPU. */
+static inline void rbdi_stat_add(struct rbdi_session *sess,
+				 enum rbdi_stat i, u64 n)
+{
+	this_cpu_add(sess->stats->v[i], n);
+}
+
+static inline void rbdi_stat_inc(struct rbdi_session *sess, enum rbdi_stat i)
+{
+	this_cpu_inc(sess->stats->v[i]);
+}
 
 /* Bits of &rbdi_queue.flags. */
 enum {

@@ -190,7 +190,7 @@ static blk_status_t rbdi_map_mr(struct rbdi_queue *q, struct request *rq,
 		fence->wr_cqe = &req->reg_cqe;
 		fence->ex.invalidate_rkey = req->mr->rkey;
 		fence->next = &reg->wr;
-		atomic64_inc(&q->sess->stats.reg_fences);
+		rbdi_stat_inc(q->sess, RBDI_STAT_REG_FENCES);
 	}
 	ib_update_fast_reg_key(req->mr, ib_inc_rkey(req->mr->rkey));
 
@@ -479,18 +479,18 @@ static blk_status_t rbdi_map_data(struct rbdi_queue *q, struct request *rq,
 		if (w->send.num_sge == 1)
 			rbdi_copy_from_rq(rq, (u8 *)(req->cmd + 1));
 		else
-			atomic64_inc(&q->sess->stats.inline_gathered);
+			rbdi_stat_inc(q->sess, RBDI_STAT_INLINE_GATHERED);
 		w->len += req->data_len;
-		atomic64_inc(&q->sess->stats.inline_writes);
+		rbdi_stat_inc(q->sess, RBDI_STAT_INLINE_WRITES);
 	} else if (req->cmd->dir == RBD_DIR_READ &&
 		   req->data_len <= q->imm_max) {
 		req->imm = true;
-		atomic64_inc(&q->sess->stats.imm_reads);
+		rbdi_stat_inc(q->sess, RBDI_STAT_IMM_READS);
 	} else {
 		sts = rbdi_map_mr(q, rq, &w->reg, &w->fence);
 		if (sts)
 			return sts;
-		atomic64_inc(&q->sess->stats.mr_maps);
+		rbdi_stat_inc(q->sess, RBDI_STAT_MR_MAPS);
 		w->reg.wr.next = &w->send;
 		w->first = q->sess->reg_fence ? &w->fence : &w->reg.wr;
 		w->len += sizeof(struct rbd_desc);
@@ -498,28 +498,31 @@ static blk_status_t rbdi_map_data(struct rbdi_queue *q, struct request *rq,
 	return BLK_STS_OK;
 }
 
-static void rbdi_count_op(struct rbdi_stats *st, struct request *rq)
+static void rbdi_count_op(struct rbdi_session *sess, struct request *rq)
 {
+	enum rbdi_stat i;
+
 	switch (req_op(rq)) {
 	case REQ_OP_READ:
-		atomic64_inc(&st->reads);
+		i = RBDI_STAT_READS;
 		break;
 	case REQ_OP_WRITE:
-		atomic64_inc(&st->writes);
+		i = RBDI_STAT_WRITES;
 		break;
 	case REQ_OP_FLUSH:
-		atomic64_inc(&st->flushes);
+		i = RBDI_STAT_FLUSHES;
 		break;
 	case REQ_OP_DISCARD:
-		atomic64_inc(&st->discards);
+		i = RBDI_STAT_DISCARDS;
 		break;
 	case REQ_OP_WRITE_ZEROES:
-		atomic64_inc(&st->write_zeroes);
+		i = RBDI_STAT_WRITE_ZEROES;
 		break;
 	default:
-		atomic64_inc(&st->passthrough);
+		i = RBDI_STAT_PASSTHROUGH;
 		break;
 	}
+	rbdi_stat_inc(sess, i);
 }
 
 /* Start @rq for blk-mq and give it a fresh tag and outcome. */
@@ -583,7 +586,7 @@ static blk_status_t __rbdi_queue_rq(struct blk_mq_hw_ctx *hctx,
 		if (sts)
 			goto out_free_payload;
 	}
-	rbdi_count_op(&q->sess->stats, rq);
+	rbdi_count_op(q->sess, rq);
 	rbdi_start_cmd(q, rq, w.len);
 
 	/* The header, and the inline data unless it is gathered. */
@@ -675,7 +678,7 @@ static void rbdi_complete_rq(struct request *rq)
 		sts = rbdi_scsi_sts(req->q->sess, rq, &retry);
 	if (retry && req->retries < RBDI_MAX_RETRIES) {
 		req->retries++;
-		atomic64_inc(&req->q->sess->stats.retries);
+		rbdi_stat_inc(req->q->sess, RBDI_STAT_RETRIES);
 		blk_mq_requeue_request(rq, false);
 		blk_mq_delay_kick_requeue_list(rq->q, 10);
 		return;
@@ -683,7 +686,7 @@ static void rbdi_complete_rq(struct request *rq)
 	if (retry)
 		sts = BLK_STS_IOERR;
 	if (sts)
-		atomic64_inc(&req->q->sess->stats.errors);
+		rbdi_stat_inc(req->q->sess, RBDI_STAT_ERRORS);
 	req->retries = 0;
 	rbdi_account_latency(sess, rq);
 	blk_mq_end_request(rq, sts);
@@ -844,7 +847,7 @@ static int rbdi_poll(struct blk_mq_hw_ctx *hctx, struct io_comp_batch *iob)
 		n = ib_process_cq_direct(q->cq, -1);
 	spin_unlock(&q->poll_lock);
 	if (n > 0)
-		atomic64_add(n, &q->sess->stats.polled);
+		rbdi_stat_add(q->sess, RBDI_STAT_POLLED, n);
 	return n;
 }
 
@@ -1067,7 +1070,7 @@ void rbdi_blk_free(struct rbdi_session *sess)
 }
 
 /**
- * rbdi_blk_sess_init() - block device state of a new session
+ * rbdi_blk_sess_init() - block device state and counters of a new session
  * @sess: The session, zeroed.
  *
  * Return: 0 or -ENOMEM.
@@ -1077,6 +1080,11 @@ int rbdi_blk_sess_init(struct rbdi_session *sess)
 	sess->lat = alloc_percpu(struct rbdi_lat);
 	if (!sess->lat)
 		return -ENOMEM;
+	sess->stats = alloc_percpu(struct rbdi_stats);
+	if (!sess->stats) {
+		free_percpu(sess->lat);
+		return -ENOMEM;
+	}
 	INIT_WORK(&sess->rescan_work, rbdi_rescan_work);
 	mutex_init(&sess->rescan_mutex);
 	return 0;
@@ -1089,6 +1097,7 @@ int rbdi_blk_sess_init(struct rbdi_session *sess)
 void rbdi_blk_sess_free(struct rbdi_session *sess)
 {
 	mutex_destroy(&sess->rescan_mutex);
+	free_percpu(sess->stats);
 	free_percpu(sess->lat);
 }
 

@@ -511,7 +511,7 @@ int rbdi_send_abort(struct rbdi_session *sess, u64 ref_tag)
 	if (!ret) {
 		sess->tmf_pending = true;
 		sess->tmf_ref = ref_tag;
-		atomic64_inc(&sess->stats.aborts);
+		rbdi_stat_inc(sess, RBDI_STAT_ABORTS);
 	}
 out_unlock:
 	spin_unlock_irqrestore(&sess->ctrl_lock, flags);

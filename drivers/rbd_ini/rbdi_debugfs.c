@@ -15,37 +15,46 @@
 
 #include "rbdi.h"
 
+const char * const rbdi_stat_names[RBDI_NR_STATS] = {
+	[RBDI_STAT_READS] = "reads",
+	[RBDI_STAT_WRITES] = "writes",
+	[RBDI_STAT_FLUSHES] = "flushes",
+	[RBDI_STAT_DISCARDS] = "discards",
+	[RBDI_STAT_WRITE_ZEROES] = "write_zeroes",
+	[RBDI_STAT_PASSTHROUGH] = "passthrough",
+	[RBDI_STAT_INLINE_WRITES] = "inline_writes",
+	[RBDI_STAT_INLINE_GATHERED] = "inline_gathered",
+	[RBDI_STAT_IMM_READS] = "imm_reads",
+	[RBDI_STAT_BARE_READS] = "bare_reads",
+	[RBDI_STAT_RSP_BATCHES] = "rsp_batches",
+	[RBDI_STAT_RSPS_BATCHED] = "rsps_batched",
+	[RBDI_STAT_MR_MAPS] = "mr_maps",
+	[RBDI_STAT_REG_FENCES] = "reg_fences",
+	[RBDI_STAT_REMOTE_INVS] = "remote_invs",
+	[RBDI_STAT_LOCAL_INVS] = "local_invs",
+	[RBDI_STAT_ERRORS] = "errors",
+	[RBDI_STAT_RETRIES] = "retries",
+	[RBDI_STAT_ABORTS] = "aborts",
+	[RBDI_STAT_POLLED] = "polled",
+	[RBDI_STAT_CONN_LOSSES] = "conn_losses",
+	[RBDI_STAT_RECONNECTS] = "reconnects",
+};
+
 static int rbdi_stats_show(struct seq_file *m, void *unused)
 {
 	struct rbdi_session *sess = m->private;
-	struct rbdi_stats *st = &sess->stats;
+	u64 sum[RBDI_NR_STATS] = {};
+	int cpu, i;
 
+	for_each_possible_cpu(cpu) {
+		const struct rbdi_stats *c = per_cpu_ptr(sess->stats, cpu);
+
+		for (i = 0; i < RBDI_NR_STATS; i++)
+			sum[i] += READ_ONCE(c->v[i]);
+	}
 	seq_printf(m, "state %s\n", rbdi_sess_state_name(READ_ONCE(sess->state)));
-	seq_printf(m, "reads %lld\n", atomic64_read(&st->reads));
-	seq_printf(m, "writes %lld\n", atomic64_read(&st->writes));
-	seq_printf(m, "flushes %lld\n", atomic64_read(&st->flushes));
-	seq_printf(m, "discards %lld\n", atomic64_read(&st->discards));
-	seq_printf(m, "write_zeroes %lld\n", atomic64_read(&st->write_zeroes));
-	seq_printf(m, "passthrough %lld\n", atomic64_read(&st->passthrough));
-	seq_printf(m, "inline_writes %lld\n",
-		   atomic64_read(&st->inline_writes));
-	seq_printf(m, "inline_gathered %lld\n",
-		   atomic64_read(&st->inline_gathered));
-	seq_printf(m, "imm_reads %lld\n", atomic64_read(&st->imm_reads));
-	seq_printf(m, "bare_reads %lld\n", atomic64_read(&st->bare_reads));
-	seq_printf(m, "rsp_batches %lld\n", atomic64_read(&st->rsp_batches));
-	seq_printf(m, "rsps_batched %lld\n",
-		   atomic64_read(&st->rsps_batched));
-	seq_printf(m, "mr_maps %lld\n", atomic64_read(&st->mr_maps));
-	seq_printf(m, "reg_fences %lld\n", atomic64_read(&st->reg_fences));
-	seq_printf(m, "remote_invs %lld\n", atomic64_read(&st->remote_invs));
-	seq_printf(m, "local_invs %lld\n", atomic64_read(&st->local_invs));
-	seq_printf(m, "errors %lld\n", atomic64_read(&st->errors));
-	seq_printf(m, "retries %lld\n", atomic64_read(&st->retries));
-	seq_printf(m, "aborts %lld\n", atomic64_read(&st->aborts));
-	seq_printf(m, "polled %lld\n", atomic64_read(&st->polled));
-	seq_printf(m, "conn_losses %lld\n", atomic64_read(&st->conn_losses));
-	seq_printf(m, "reconnects %lld\n", atomic64_read(&st->reconnects));
+	for (i = 0; i < RBDI_NR_STATS; i++)
+		seq_printf(m, "%s %llu\n", rbdi_stat_names[i], sum[i]);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(rbdi_stats);

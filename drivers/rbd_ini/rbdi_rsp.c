@@ -206,7 +206,7 @@ void rbdi_blk_bare_rsp(struct rbdi_queue *q, struct rbdi_rbuf *rb,
 
 	if (rbdi_rsp_repost(q, rb))
 		return;
-	atomic64_inc(&sess->stats.bare_reads);
+	rbdi_stat_inc(sess, RBDI_STAT_BARE_READS);
 	rbdi_req_put(req);
 	return;
 
@@ -307,9 +307,9 @@ static void rbdi_rsp_finish(struct rbdi_queue *q, struct rbdi_request *req,
 	struct rbdi_session *sess = q->sess;
 
 	if (req->mr && inv)
-		atomic64_inc(&sess->stats.remote_invs);
+		rbdi_stat_inc(sess, RBDI_STAT_REMOTE_INVS);
 	if (req->mr && !inv) {
-		atomic64_inc(&sess->stats.local_invs);
+		rbdi_stat_inc(sess, RBDI_STAT_LOCAL_INVS);
 		if (!test_bit(RBDI_Q_LIVE, &q->flags) ||
 		    rbdi_local_inv(q, req))
 			rbdi_sess_error(sess);
@@ -349,8 +349,8 @@ static void rbdi_blk_rsp_batch(struct rbdi_queue *q, struct rbdi_rbuf *rb,
 	}
 	if (rbdi_rsp_repost(q, rb))
 		return;
-	atomic64_inc(&sess->stats.rsp_batches);
-	atomic64_add(n, &sess->stats.rsps_batched);
+	rbdi_stat_inc(sess, RBDI_STAT_RSP_BATCHES);
+	rbdi_stat_add(sess, RBDI_STAT_RSPS_BATCHED, n);
 	for (i = 0; i < n; i++)
 		rbdi_rsp_finish(q, reqs[i], false);
 	return;

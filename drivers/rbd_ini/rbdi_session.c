@@ -137,7 +137,7 @@ static void rbdi_err_work(struct work_struct *work)
 		return;
 	}
 	sess->loss_time = jiffies;
-	atomic64_inc(&sess->stats.conn_losses);
+	rbdi_stat_inc(sess, RBDI_STAT_CONN_LOSSES);
 	rbdi_sess_err(sess, "connection to %pISpc lost; reconnecting every %u s\n",
 		      &sess->dst, sess->opts.reconnect_delay);
 	queue_delayed_work(rbdi_wq, &sess->reconnect_work,
@@ -171,7 +171,7 @@ static void rbdi_reconnect_work(struct work_struct *work)
 		}
 		spin_unlock_irq(&sess->state_lock);
 		blk_mq_kick_requeue_list(sess->disk->queue);
-		atomic64_inc(&sess->stats.reconnects);
+		rbdi_stat_inc(sess, RBDI_STAT_RECONNECTS);
 		if (live)
 			rbdi_sess_info(sess, "reconnected to %pISpc\n",
 				       &sess->dst);

@@ -666,7 +666,7 @@ static inline struct rbdt_queue *cq_to_q(struct ib_wc *wc)
  * @tmfs: Task management requests received.
  *
  * Each CPU counts in its own copy (&rbdt_session.stats), without atomics;
- * a reader sums the copies (rbdt_debugfs.c). The names are
+ * a reader sums the copies (rbd_stats_sum()). The names are
  * rbdt_stat_names[], the enumerators the same in upper case.
  */
 enum rbdt_stat {

@@ -11,6 +11,7 @@
 #include <linux/debugfs.h>
 #include <linux/seq_file.h>
 
+#include "rbd_stats.h"
 #include "rbdt.h"
 
 static int rbdt_conn_stats_show(struct seq_file *m, void *v)
@@ -81,20 +82,6 @@ const char * const rbdt_stat_names[RBDT_NR_STATS] = {
 	[RBDT_STAT_TMFS] = "tmfs",
 };
 
-/* The counters of @sess: each CPU's copy summed into @sum. */
-static void rbdt_stats_sum(struct rbdt_session *sess, struct rbdt_stats *sum)
-{
-	int cpu, i;
-
-	memset(sum, 0, sizeof(*sum));
-	for_each_possible_cpu(cpu) {
-		const struct rbdt_stats *c = per_cpu_ptr(sess->stats, cpu);
-
-		for (i = 0; i < RBDT_NR_STATS; i++)
-			sum->v[i] += READ_ONCE(c->v[i]);
-	}
-}
-
 /*
  * The queue counters of @sess: CQ waits summed; CQ batch and commands in
  * flight as the highest of any queue.
@@ -126,13 +113,13 @@ static void rbdt_stats_show_queues(struct seq_file *m,
 static int rbdt_stats_show(struct seq_file *m, void *v)
 {
 	struct rbdt_session *sess = m->private;
-	struct rbdt_stats st;
+	u64 sum[RBDT_NR_STATS];
 	int i;
 
-	rbdt_stats_sum(sess, &st);
+	rbd_stats_sum(sum, sess->stats->v, RBDT_NR_STATS);
 	seq_printf(m, "session: %s\n", sess->name);
 	for (i = 0; i < RBDT_NR_STATS; i++)
-		seq_printf(m, "%s: %llu\n", rbdt_stat_names[i], st.v[i]);
+		seq_printf(m, "%s: %llu\n", rbdt_stat_names[i], sum[i]);
 	rbdt_stats_show_queues(m, sess);
 	return 0;
 }

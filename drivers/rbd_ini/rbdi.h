@@ -158,7 +158,7 @@ static_assert(sizeof_field(struct rbdi_sess_opts, initiator) == RBDI_STR_SIZE);
  * @write_zeroes: WRITE SAME(16) commands sent (write-zeroes requests).
  *
  * Each CPU counts in its own copy (&rbdi_session.stats), without atomics;
- * a reader sums the copies (rbdi_debugfs.c). The names are
+ * a reader sums the copies (rbd_stats_sum()). The names are
  * rbdi_stat_names[], the enumerators the same in upper case.
  */
 enum rbdi_stat {

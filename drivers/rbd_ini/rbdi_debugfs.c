@@ -13,6 +13,7 @@
 #include <linux/seq_file.h>
 #include <linux/uaccess.h>
 
+#include "rbd_stats.h"
 #include "rbdi.h"
 
 const char * const rbdi_stat_names[RBDI_NR_STATS] = {
@@ -43,15 +44,10 @@ const char * const rbdi_stat_names[RBDI_NR_STATS] = {
 static int rbdi_stats_show(struct seq_file *m, void *unused)
 {
 	struct rbdi_session *sess = m->private;
-	u64 sum[RBDI_NR_STATS] = {};
-	int cpu, i;
+	u64 sum[RBDI_NR_STATS];
+	int i;
 
-	for_each_possible_cpu(cpu) {
-		const struct rbdi_stats *c = per_cpu_ptr(sess->stats, cpu);
-
-		for (i = 0; i < RBDI_NR_STATS; i++)
-			sum[i] += READ_ONCE(c->v[i]);
-	}
+	rbd_stats_sum(sum, sess->stats->v, RBDI_NR_STATS);
 	seq_printf(m, "state %s\n", rbdi_sess_state_name(READ_ONCE(sess->state)));
 	for (i = 0; i < RBDI_NR_STATS; i++)
 		seq_printf(m, "%s %llu\n", rbdi_stat_names[i], sum[i]);

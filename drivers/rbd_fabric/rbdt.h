@@ -449,7 +449,8 @@ struct rbdt_cq {
  * @lock: Protects @nr and @pages.
  * @pages: Free pages, a stack of @max entries.
  * @nr: Pages on the stack.
- * @max: Its size, from the session's data_pool_kb (0 on a queue 0).
+ * @max: Its size, from the session's data_pool_kb (0 on a queue 0); set
+ *	at connect (rbdt_queue_new()).
  *
  * READs and WRITEs take their data buffer from here instead of LIO's
  * per-command allocation (pages that the kernel clears, with
@@ -491,7 +492,6 @@ struct rbdt_pool {
  * @reads_inflight: RDMA READs posted and not completed.
  * @inflight: Commands received and not yet answered (rbdt_logout.c).
  * @max_inflight: Highest @inflight seen; written without a lock.
- * @pool_kb: Size of the data pool, from the TPG at login; set at connect.
  * @fetch_max: WRITE commands that may fetch their data at a time, 0 for
  *	no limit (rbdt_fetch_limit()); set at connect.
  * @fetches: Commands fetching their data now, while @fetch_max is set.
@@ -571,7 +571,6 @@ struct rbdt_queue {
 	atomic_t reads_inflight;
 	atomic_t inflight;
 	u32 max_inflight;
-	u32 pool_kb;
 	u16 fetch_max;
 	u16 fetches;
 	struct rbdt_cmd *fetch_wait_first;
@@ -1002,7 +1001,8 @@ void rbdt_session_debugfs_add(struct rbdt_session *sess);
 void rbdt_handle_discover(struct rbdt_queue *q, struct rbdt_recv *r, u32 len);
 
 /* rbdt_cmd.c */
-int rbdt_pool_init(struct rbdt_pool *pool, u32 kb);
+u32 rbdt_pool_pages(u32 kb);
+int rbdt_pool_init(struct rbdt_pool *pool);
 void rbdt_pool_destroy(struct rbdt_pool *pool);
 void rbdt_handle_cmd(struct rbdt_queue *q, struct rbdt_recv *r, u32 len);
 void rbdt_pending_work(struct work_struct *work);

@@ -166,19 +166,23 @@ static u32 rbdt_inline_sgl(const struct rbdt_cmd *cmd)
 	return n;
 }
 
+/* The pages of a data pool of @kb KiB (rbdt_queue_new()). */
+u32 rbdt_pool_pages(u32 kb)
+{
+	return DIV_ROUND_UP(kb, PAGE_SIZE / SZ_1K);
+}
+
 /**
  * rbdt_pool_init() - set up the data page pool of a new queue
- * @pool: The pool, zeroed.
- * @kb: Its size in KiB.
+ * @pool: The pool, zeroed but for its size @max.
  *
  * The pool starts empty; rbdt_data_attach() fills it on demand.
  *
  * Return: 0 or -ENOMEM.
  */
-int rbdt_pool_init(struct rbdt_pool *pool, u32 kb)
+int rbdt_pool_init(struct rbdt_pool *pool)
 {
 	spin_lock_init(&pool->lock);
-	pool->max = DIV_ROUND_UP(kb, PAGE_SIZE / SZ_1K);
 	if (!pool->max)
 		return 0;
 	pool->pages = kvcalloc(pool->max, sizeof(*pool->pages), GFP_KERNEL);

@@ -359,7 +359,7 @@ static int rbdt_queue_alloc_bufs(struct rbdt_queue *q)
 		cmd->send_wr.num_sge = 1;
 		cmd->send_wr.send_flags = IB_SEND_SIGNALED;
 	}
-	return rbdt_pool_init(&q->pool, q->pool_kb);
+	return rbdt_pool_init(&q->pool);
 }
 
 /*
@@ -529,7 +529,7 @@ struct rbdt_queue *rbdt_queue_new(struct rdma_cm_id *cm_id,
 							 q->lim.max_desc));
 		q->fetch_max = rbdt_fetch_limit(cm_id->device,
 						sess->max_write_fetches);
-		q->pool_kb = sess->data_pool_kb;
+		q->pool.max = rbdt_pool_pages(sess->data_pool_kb);
 	}
 	return q;
 }

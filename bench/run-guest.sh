@@ -199,15 +199,15 @@ RBDX_SAVED=$OUTDIR/rbdx-params.saved
 # rbd_reload [DIR]: the rbd target set up again on rbdt and rbdi from DIR,
 # or from the module tree without DIR.
 rbd_reload() {
-	local m
+	local m ko
 	lio_clear_fabric rbd
 	modprobe -r rbdi rbdt || { echo "rbdt or rbdi does not unload" >&2; return 1; }
 	if [ -n "${1:-}" ]; then
 		for m in rbdt rbdi; do
-			insmod "$(find "$1" -maxdepth 3 -name "$m.ko" | head -n1)" ||
-				{ echo "$m.ko of $1 does not load" >&2; return 1; }
+			ko=$(find "$1" -maxdepth 3 -name "$m.ko" | head -n1)
+			insmod "$ko" || { echo "$m.ko of $1 does not load" >&2; return 1; }
+			log "rbdx: $ko, srcversion $(modinfo -F srcversion "$ko")"
 		done
-		log "rbdx: rbdt $(modinfo -F srcversion "$(find "$1" -maxdepth 3 -name rbdt.ko | head -n1)") from $1"
 	fi
 	setup_rbd >&2
 }

@@ -11,7 +11,8 @@ configfs_schema.py compare TREE_ID LISTING [RELEASE]
     Compare a live configfs tree with the description, both ways:
     every live entry must be described, and every described entry must
     exist live, as on kernel RELEASE (default: the running one; an
-    entry with "since_kernel" exists from that version on). LISTING has one line per entry below the tree's path:
+    entry with "since_kernel" exists from that version on). LISTING has
+    one line per entry below the tree's path:
     "D <path>", "L <path>" or "F <mode> <path>" (tests/schema/001 makes
     it with find). Placeholder groups (<target>, ...) must have at least
     one live instance.

@@ -336,6 +336,10 @@ struct rbdi_fault {
  * @err_work: Error recovery; runs on rbdi_wq.
  * @reconnect_work: Reconnect attempts; runs on rbdi_wq.
  * @loss_time: When the connection was lost (jiffies).
+ * @attempt_start: When the last reconnect attempt began (jiffies); the
+ *	next begins reconnect_delay seconds later.
+ * @q0_connect_ms: How long queue 0's last connect took; a reconnect
+ *	attempt waits a multiple of it.
  * @quiesced: The error work quiesced the disk's queue; the reconnect
  *	work or the teardown unquiesces it. Only touched by these, which
  *	never run concurrently.
@@ -437,6 +441,8 @@ struct rbdi_session {
 	struct work_struct err_work;
 	struct delayed_work reconnect_work;
 	unsigned long loss_time;
+	unsigned long attempt_start;
+	unsigned int q0_connect_ms;
 	bool quiesced;
 	bool deleting;
 	struct rbd_login_rsp tag_rsp;

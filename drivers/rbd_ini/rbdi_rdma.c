@@ -43,6 +43,15 @@
 #define RBDI_CM_TIMEOUT_MS	3000
 /* How long the enable store waits for one queue to connect. */
 #define RBDI_CONNECT_WAIT_MS	15000
+/*
+ * How long a reconnect attempt waits for queue 0 on IB and RoCE, at
+ * least: a connect request lost on a cut wire is resent by the connection
+ * manager only after about 4 s, while the next attempt sends a new one.
+ * Four times as long as queue 0's last connect took, if that is longer,
+ * so that a slow target is still reached.
+ */
+#define RBDI_RECONNECT_WAIT_MS	2000
+#define RBDI_RECONNECT_WAIT_MUL	4
 
 /* Feature bits this initiator always offers; see rbdi_queue_init(). */
 #define RBDI_FEATURES		(RBD_FEAT_REMOTE_INV | RBD_FEAT_AUTH | \
@@ -488,10 +497,14 @@ static int rbdi_cm_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 	return 0;
 }
 
-/* Connect one queue; on failure the caller frees it. */
-static int rbdi_queue_connect(struct rbdi_queue *q)
+/*
+ * Connect one queue, waiting at most @wait_ms; on failure the caller
+ * frees it.
+ */
+static int rbdi_queue_connect(struct rbdi_queue *q, unsigned int wait_ms)
 {
 	struct rbdi_session *sess = q->sess;
+	unsigned long start = jiffies;
 	struct rdma_cm_id *id;
 	int ret;
 
@@ -522,12 +535,30 @@ static int rbdi_queue_connect(struct rbdi_queue *q)
 		return ret;
 	}
 	if (!wait_for_completion_timeout(&q->cm_done,
-					 msecs_to_jiffies(RBDI_CONNECT_WAIT_MS))) {
-		rbdi_sess_err(sess, "queue %u: connecting to %pISpc timed out\n",
-			      q->qid, &sess->dst);
+					 msecs_to_jiffies(wait_ms))) {
+		rbdi_sess_err_rl(sess, "queue %u: connect timed out after %u ms\n",
+				 q->qid, wait_ms);
 		return -ETIMEDOUT;
 	}
+	if (!q->cm_error && !q->qid)
+		sess->q0_connect_ms = jiffies_to_msecs(jiffies - start);
 	return q->cm_error;
+}
+
+/*
+ * How long queue 0 may take to connect: see RBDI_RECONNECT_WAIT_MS. On
+ * iWARP rdma_connect() returns only when TCP's handshake has, whose SYN
+ * is resent by TCP itself: an attempt there is not cut short.
+ */
+static unsigned int rbdi_queue0_wait_ms(const struct rbdi_session *sess)
+{
+	if (READ_ONCE(sess->state) != RBDI_SESS_RECONNECTING ||
+	    !sess->ibdev ||
+	    rdma_node_get_transport(sess->ibdev->node_type) ==
+	    RDMA_TRANSPORT_IWARP)
+		return RBDI_CONNECT_WAIT_MS;
+	return clamp(sess->q0_connect_ms * RBDI_RECONNECT_WAIT_MUL,
+		     RBDI_RECONNECT_WAIT_MS, RBDI_CONNECT_WAIT_MS);
 }
 
 /* Undo rbdi_queue_connect(). The queue must be stopped (drained). */
@@ -708,13 +739,14 @@ int rbdi_connect(struct rbdi_session *sess)
 	memset(&sess->login_rsp, 0, sizeof(sess->login_rsp));
 
 	rbdi_queue_init(sess, 0);
-	ret = rbdi_queue_connect(&sess->queues[0]);
+	ret = rbdi_queue_connect(&sess->queues[0], rbdi_queue0_wait_ms(sess));
 	if (ret)
 		return ret;
 	set_bit(RBDI_Q_LIVE, &sess->queues[0].flags);
-	pr_debug("session %s: queue 0 connected %pISpc<->%pISpc\n", sess->name,
-		 &sess->queues[0].cm_id->route.addr.src_addr,
-		 &sess->queues[0].cm_id->route.addr.dst_addr);
+	pr_debug("session %s: queue 0 connected %pISpc<->%pISpc in %u ms\n",
+		 sess->name, &sess->queues[0].cm_id->route.addr.src_addr,
+		 &sess->queues[0].cm_id->route.addr.dst_addr,
+		 sess->q0_connect_ms);
 
 	ret = rbdi_authenticate(sess);
 	if (!ret)
@@ -739,7 +771,7 @@ int rbdi_connect(struct rbdi_session *sess)
 		struct rbdi_queue *q = &sess->queues[i];
 
 		rbdi_queue_init(sess, i);
-		ret = rbdi_queue_connect(q);
+		ret = rbdi_queue_connect(q, RBDI_CONNECT_WAIT_MS);
 		if (ret)
 			return ret;
 		set_bit(RBDI_Q_LIVE, &q->flags);

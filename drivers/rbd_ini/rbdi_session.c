@@ -144,6 +144,19 @@ static void rbdi_err_work(struct work_struct *work)
 			   sess->opts.reconnect_delay * HZ);
 }
 
+/*
+ * Attempts begin reconnect_delay seconds apart; one that took that long
+ * already is followed by the next at once.
+ */
+static void rbdi_next_attempt(struct rbdi_session *sess)
+{
+	unsigned long next = sess->attempt_start +
+			     sess->opts.reconnect_delay * HZ;
+
+	queue_delayed_work(rbdi_wq, &sess->reconnect_work,
+			   time_after(next, jiffies) ? next - jiffies : 0);
+}
+
 static void rbdi_reconnect_work(struct work_struct *work)
 {
 	struct rbdi_session *sess = container_of(to_delayed_work(work),
@@ -157,6 +170,7 @@ static void rbdi_reconnect_work(struct work_struct *work)
 	if (READ_ONCE(sess->state) != RBDI_SESS_RECONNECTING)
 		return;
 
+	sess->attempt_start = jiffies;
 	rbdi_free_queues(sess, false);
 	/* Checks the grant against the disk's before any queue goes live. */
 	ret = rbdi_connect(sess);
@@ -200,8 +214,7 @@ static void rbdi_reconnect_work(struct work_struct *work)
 		sess->quiesced = false;
 		blk_mq_kick_requeue_list(sess->disk->queue);
 	}
-	queue_delayed_work(rbdi_wq, &sess->reconnect_work,
-			   sess->opts.reconnect_delay * HZ);
+	rbdi_next_attempt(sess);
 }
 
 /**

@@ -338,8 +338,9 @@ struct rbdi_fault {
  * @loss_time: When the connection was lost (jiffies).
  * @attempt_start: When the last reconnect attempt began (jiffies); the
  *	next begins reconnect_delay seconds later.
- * @q0_connect_ms: How long queue 0's last connect took; a reconnect
- *	attempt waits a multiple of it.
+ * @q0_connect_ms: How long queue 0 takes to connect, a running average;
+ *	a reconnect attempt waits a multiple of it.
+ * @q0_timeouts: Connects of queue 0 in a row that timed out.
  * @quiesced: The error work quiesced the disk's queue; the reconnect
  *	work or the teardown unquiesces it. Only touched by these, which
  *	never run concurrently.
@@ -443,6 +444,7 @@ struct rbdi_session {
 	unsigned long loss_time;
 	unsigned long attempt_start;
 	unsigned int q0_connect_ms;
+	unsigned int q0_timeouts;
 	bool quiesced;
 	bool deleting;
 	struct rbd_login_rsp tag_rsp;

@@ -47,11 +47,14 @@
  * How long a reconnect attempt waits for queue 0 on IB and RoCE, at
  * least: a connect request lost on a cut wire is resent by the connection
  * manager only after about 4 s, while the next attempt sends a new one.
- * Four times as long as queue 0's last connect took, if that is longer,
- * so that a slow target is still reached.
+ * Four times queue 0's average connect time if that is longer, and
+ * doubled after every RBDI_RECONNECT_BACKOFF attempts in a row that timed
+ * out, up to RBDI_CONNECT_WAIT_MS: a target that accepts slowly (many
+ * initiators reconnecting at once) is still reached and not flooded.
  */
 #define RBDI_RECONNECT_WAIT_MS	2000
 #define RBDI_RECONNECT_WAIT_MUL	4
+#define RBDI_RECONNECT_BACKOFF	4
 
 /* Feature bits this initiator always offers; see rbdi_queue_init(). */
 #define RBDI_FEATURES		(RBD_FEAT_REMOTE_INV | RBD_FEAT_AUTH | \
@@ -497,6 +500,14 @@ static int rbdi_cm_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 	return 0;
 }
 
+/* Queue 0 connected in @ms: a running average, 1/4 to the newest. */
+static void rbdi_q0_connected(struct rbdi_session *sess, unsigned int ms)
+{
+	sess->q0_connect_ms = sess->q0_connect_ms ?
+			      (3 * sess->q0_connect_ms + ms) / 4 : ms;
+	sess->q0_timeouts = 0;
+}
+
 /*
  * Connect one queue, waiting at most @wait_ms; on failure the caller
  * frees it.
@@ -538,10 +549,12 @@ static int rbdi_queue_connect(struct rbdi_queue *q, unsigned int wait_ms)
 					 msecs_to_jiffies(wait_ms))) {
 		rbdi_sess_err_rl(sess, "queue %u: connect timed out after %u ms\n",
 				 q->qid, wait_ms);
+		if (!q->qid)
+			sess->q0_timeouts++;
 		return -ETIMEDOUT;
 	}
 	if (!q->cm_error && !q->qid)
-		sess->q0_connect_ms = jiffies_to_msecs(jiffies - start);
+		rbdi_q0_connected(sess, jiffies_to_msecs(jiffies - start));
 	return q->cm_error;
 }
 
@@ -552,13 +565,17 @@ static int rbdi_queue_connect(struct rbdi_queue *q, unsigned int wait_ms)
  */
 static unsigned int rbdi_queue0_wait_ms(const struct rbdi_session *sess)
 {
+	unsigned int wait;
+
 	if (READ_ONCE(sess->state) != RBDI_SESS_RECONNECTING ||
 	    !sess->ibdev ||
 	    rdma_node_get_transport(sess->ibdev->node_type) ==
 	    RDMA_TRANSPORT_IWARP)
 		return RBDI_CONNECT_WAIT_MS;
-	return clamp(sess->q0_connect_ms * RBDI_RECONNECT_WAIT_MUL,
-		     RBDI_RECONNECT_WAIT_MS, RBDI_CONNECT_WAIT_MS);
+	wait = max_t(unsigned int, RBDI_RECONNECT_WAIT_MS,
+		     sess->q0_connect_ms * RBDI_RECONNECT_WAIT_MUL);
+	wait <<= min(sess->q0_timeouts / RBDI_RECONNECT_BACKOFF, 3U);
+	return min_t(unsigned int, wait, RBDI_CONNECT_WAIT_MS);
 }
 
 /* Undo rbdi_queue_connect(). The queue must be stopped (drained). */

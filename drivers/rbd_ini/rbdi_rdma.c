@@ -760,7 +760,7 @@ int rbdi_connect(struct rbdi_session *sess)
 	if (ret)
 		return ret;
 	set_bit(RBDI_Q_LIVE, &sess->queues[0].flags);
-	pr_debug("session %s: queue 0 connected %pISpc<->%pISpc in %u ms\n",
+	pr_debug("session %s: queue 0 connected %pISpc<->%pISpc (%u ms on average)\n",
 		 sess->name, &sess->queues[0].cm_id->route.addr.src_addr,
 		 &sess->queues[0].cm_id->route.addr.dst_addr,
 		 sess->q0_connect_ms);
